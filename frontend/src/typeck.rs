@@ -99,7 +99,10 @@
 //! functions refused: a `*` or `**` argument, a callee compiled callers
 //! cannot call ([`callee_error`]), arguments that do not bind ([`bind`]:
 //! too many, an unknown keyword, one given twice, a positional-only
-//! parameter by keyword, one missing), and every argument whose type
+//! parameter by keyword, one missing), an argument that gives a generic
+//! function's parameter without annotation no type
+//! ([`generic_argument_error`]: `None`, a list, a tuple holding an array,
+//! a default of `None`), and every argument whose type
 //! does not fit its parameter ([`argument_error`], and
 //! [`optional_number_error`] of a number for one that may be `None`; not
 //! of the instances of generic functions). The other errors are still the
@@ -107,7 +110,8 @@
 //!
 //! The lowering reads the locals' types, some expressions' types and
 //! the refused expressions: it does not lower a refused expression, only
-//! what it holds that has a type (for the errors only it finds yet); a
+//! what it holds that has a type, and a refused call's other arguments
+//! (for the errors only it finds yet); a
 //! binding it lowers that the types do not hold (a local left untyped, a
 //! value wider than its local's type) it reports rather than compiles.
 
@@ -124,8 +128,8 @@ use crate::lower::numpy::{finfo_attr, iinfo_attr, numpy_constant, numpy_func, Fl
 use crate::lower::pymath::{math_func, MathFn};
 use crate::lower::tuples::slice_indices;
 use crate::lower::{
-    argument_error, bind, callee_error, is_builtin, nth_argument, optional_number_error, Callee, TargetError,
-    KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
+    argument_error, bind, callee_error, generic_argument_error, is_builtin, nth_argument, optional_number_error,
+    Callee, TargetError, KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
 };
 use crate::pytypes::{
     arith, default_of, float_for, join, kind, promote, promote_strong, widens_to, Kind, Operand, Scalar,
@@ -1257,6 +1261,15 @@ impl Solver<'_> {
     /// [`Solver::refuse`] at the expression's own range.
     fn refuse_here(&self, e: ExprId, message: impl Into<String>) -> Option<Ty> {
         self.refuse(e, self.body.expr_ranges[e], message)
+    }
+
+    /// Refuses `e` with no message of its own, while sweeping: what holds
+    /// it is refused for it (a generic function's argument that gives its
+    /// parameter no type), and it is not lowered as a value.
+    fn quiet(&self, e: ExprId) {
+        if let Some(reports) = self.reports.borrow_mut().as_mut() {
+            reports.refused.insert(e, ());
+        }
     }
 
     fn ty(&self, e: ExprId) -> Option<Ty> {
@@ -3397,12 +3410,30 @@ impl Solver<'_> {
         }
     }
 
-    /// The instance of the generic function `g` that a call names, once
-    /// it is made (see `generics`), its arguments bound as `given`.
-    fn instance(&self, g: usize, given: &[Option<usize>], written: &[ExprId]) -> Option<Callee> {
+    /// The instance of the generic function `g` that the call `e` names,
+    /// once it is made (see `generics`), its arguments bound as `given`.
+    /// Refused where the arguments give no parameter a type (as the
+    /// lowering's `instance_of`, [`generic_argument_error`]).
+    fn instance(&self, e: ExprId, g: usize, given: &[Option<usize>], written: &[ExprId]) -> Option<Callee> {
         let generic = &self.env.generics.decls[g];
         let tys: Vec<Option<Option<Ty>>> = given.iter().map(|b| b.map(|w| self.ty(written[w]))).collect();
-        let sig = crate::generics::instance_params(generic, &tys, &[], self.env.types).ok()?;
+        let sig = match crate::generics::instance_params(generic, &tys, &[], self.env.types) {
+            Ok(sig) => sig,
+            Err(crate::generics::ParamError::Unknown(i) | crate::generics::ParamError::Unsupported(i)) => {
+                let arg = given[i].map(|w| written[w]);
+                let typed = tys[i].as_ref().is_some_and(|t| t.is_some());
+                if let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.body.exprs[a]), typed) {
+                    let at = self.body.expr_ranges[arg.unwrap_or(e)];
+                    self.refuse(e, at, message);
+                    // The argument is what is reported, not again as a
+                    // value.
+                    if let Some(a) = arg {
+                        self.quiet(a);
+                    }
+                }
+                return None;
+            }
+        };
         let i = self.env.generics.instances.borrow().find(g, &sig, false)?;
         Some(Callee::of_decl(&self.env.funcs[i], self.env.types))
     }
@@ -3413,9 +3444,11 @@ impl Solver<'_> {
     /// be `None` takes `None` or a number that widens to it): its result,
     /// of its value's type when it may be `None`. Refused, as the lowering
     /// refuses it: a `*` argument, a callee compiled callers cannot call
-    /// ([`callee_error`]), arguments that do not bind ([`bind`]), and each
-    /// argument whose type does not fit its parameter ([`argument_error`];
-    /// not of the instances of generic functions, whose parameters the
+    /// ([`callee_error`]), arguments that do not bind ([`bind`]), an
+    /// argument that gives a generic function's parameter no type
+    /// ([`Solver::instance`]), and each argument whose type does not fit
+    /// its parameter ([`argument_error`], [`optional_number_error`]; not
+    /// of the instances of generic functions, whose parameters the
     /// arguments give).
     fn post_call(&self, e: ExprId, name: &str, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
         let global = self.env.globals.get(self.unaliased(name)?)?;
@@ -3442,7 +3475,7 @@ impl Solver<'_> {
         };
         let (callee, given) = match global {
             Global::Generic(g) => {
-                let instance = self.instance(*g, &given, &written)?;
+                let instance = self.instance(e, *g, &given, &written)?;
                 let given = bind(&instance, args.len(), &names).ok()?;
                 (instance, given)
             }

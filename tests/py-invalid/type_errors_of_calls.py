@@ -1,4 +1,4 @@
-# error: the errors of calls are the typecheck's: what a call names (undefined, a variable, no such function of `postc.math`, `math` or a CPython module) and calls of POST functions (arguments that do not bind, `*` and `**` arguments, keywords where none are taken, a callee compiled code cannot call, argument types that do not fit, numbers that do not widen to a parameter that may be `None`), each reported, standing alone and in refused statements too, with no echo of the calls they refuse
+# error: the errors of calls are the typecheck's: what a call names (undefined, a variable, no such function of `postc.math`, `math` or a CPython module) and calls of POST functions (arguments that do not bind, `*` and `**` arguments, keywords where none are taken, a callee compiled code cannot call, arguments that give a generic function's parameter no type, argument types that do not fit, numbers that do not widen to a parameter that may be `None`), each reported, standing alone and in refused statements too, with no echo of the calls they refuse
 import math
 
 import numpy as np
@@ -23,6 +23,10 @@ def filled(n: Int64, dtype: type[Float32]) -> Float64:
     return 1.0 * n
 
 
+def gen(v):
+    return v * 2.0
+
+
 def opt(x: Float64, n: Int64 | None = None) -> Float64:
     if n is None:
         return x
@@ -31,8 +35,8 @@ def opt(x: Float64, n: Int64 | None = None) -> Float64:
 
 def binding(x: Float64, xs: tuple[Float64, Float64]) -> Float64:
     scale(x, 1.0, 2.0)
-    c = scale(x, q=1.0)
-    d = scale(x, x=1.0)
+    c = gen(x, x)
+    d = gen(None)
     h = scale(*xs)
     k = scale(x, **xs)
     m = filled(3, np.float32)

@@ -186,6 +186,30 @@ impl<'a, 'c> FnLower<'a, 'c> {
         v
     }
 
+    /// The call `e` of `func`, refused by the typecheck (it reported why):
+    /// not lowered. What it holds that has a type, or was refused itself,
+    /// is lowered, and its other arguments are checked as those of a call
+    /// the lowering refuses, for the errors only the lowering finds yet;
+    /// a generic function it names is called all the same (its body is
+    /// not one no call names).
+    pub(super) fn refused_call(&mut self, e: hir::ExprId, func: hir::ExprId) -> Val {
+        if let Some(Target::Generic(g)) = self.target_of(func) {
+            self.cx.generics.instances.borrow_mut().called(g);
+        }
+        let mut parts = Vec::new();
+        self.hir.push_children(e, &mut parts);
+        for part in parts {
+            if self.expr_types.get(part).is_some() || self.refused.get(part).is_some() {
+                // A part that may be `None` is not used as a number.
+                self.accept_none = true;
+                self.expr(part);
+            } else if part != func {
+                self.check_unreached_argument(part);
+            }
+        }
+        Val::Err
+    }
+
     /// An argument a refused call did not get to. What is not a value in
     /// itself (a shape tuple, a dtype such as `np.float64` or `"f8"`, a
     /// `*` operand) is not refused again as one; its parts are checked.
@@ -1080,36 +1104,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let sig = match crate::generics::instance_params(generic, &given, &writable, self.types) {
             Ok(sig) => sig,
             Err(crate::generics::ParamError::Unknown(i) | crate::generics::ParamError::Unsupported(i)) => {
-                let (nth, at, p) = (i + 1, argument_at(i), &generic.params[i].0);
+                let (nth, at) = (i + 1, argument_at(i));
                 let arg = match bound[i] {
                     Bound::Given(w) => Some(written[w]),
                     _ => None,
                 };
-                let what = match arg.map(|a| &self.hir.exprs[a]) {
-                    None => format!("the default of `{p}` of `{shown}` is `None`"),
-                    Some(hir::Expr::None) => format!("argument {nth} of `{shown}` is `None`"),
-                    Some(hir::Expr::List(_)) => format!("argument {nth} of `{shown}` is a list"),
-                    Some(_) if given[i].as_ref().is_some_and(|t| t.is_some()) => {
-                        format!("argument {nth} of `{shown}` is a tuple holding an array")
-                    }
+                let typed = given[i].as_ref().is_some_and(|t| t.is_some());
+                // Refused by the typecheck where it binds the call.
+                let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.hir.exprs[a]), typed) else {
                     // A value the typecheck could not type has an error
-                    // of its own, reported where the lowering meets it.
-                    Some(_) => {
-                        let (a, before) = (arg.expect("an argument"), self.diags.len());
-                        self.expr(a);
-                        if self.diags.len() == before {
-                            self.err(&at, format!("the type of argument {nth} of `{shown}` is not known here"));
-                        }
-                        return None;
+                    // of its own, reported where the lowering meets it
+                    // or by the typecheck.
+                    let (a, before) = (arg.expect("an argument"), self.diags.len());
+                    self.expr(a);
+                    if self.diags.len() == before && !self.holds_refused(a) {
+                        self.err(&at, format!("the type of argument {nth} of `{shown}` is not known here"));
                     }
+                    return None;
                 };
-                self.err(
-                    &at,
-                    format!(
-                        "{what}: a parameter without annotation (`{p}`) takes a number, an array or a tuple of \
-                         numbers; annotate it for anything else"
-                    ),
-                );
+                self.err(&at, message);
                 // The argument is what is reported, not again as a value.
                 if let (Some(a), Some(marks)) = (arg, self.calls.last_mut()) {
                     marks.mark(a);
@@ -1305,6 +1318,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Some(*av);
         }
         self.materialize(&v, p.dtype, &at)
+    }
+
+    /// Whether the typecheck refused `e` or an expression it holds (and
+    /// reported why).
+    fn holds_refused(&self, e: hir::ExprId) -> bool {
+        let (mut pending, mut parts) = (vec![e], Vec::new());
+        while let Some(e) = pending.pop() {
+            if self.refused.get(e).is_some() {
+                return true;
+            }
+            self.hir.push_children(e, &mut parts);
+            pending.append(&mut parts);
+        }
+        false
     }
 
     /// The value `v` of argument `i` of a POST call, if it fits its
@@ -1623,4 +1650,30 @@ pub(crate) fn is_builtin(name: &str) -> bool {
 /// Argument `i` of the function `name`, in a diagnostic.
 pub(crate) fn nth_argument(name: &str, i: usize) -> String {
     format!("argument {} of `{name}`", i + 1)
+}
+
+/// Why parameter `i` of the generic function `generic`, which has no
+/// annotation, takes no type from its argument `arg` (`None`: left to its
+/// default) whose type is known or not (`typed`; see
+/// `generics::instance_params`): a default of `None`, `None`, a list, or
+/// (of a known type) a tuple holding an array. `None` for an argument of
+/// no known type, which has an error of its own.
+pub(crate) fn generic_argument_error(
+    generic: &FuncDecl,
+    i: usize,
+    arg: Option<&hir::Expr>,
+    typed: bool,
+) -> Option<String> {
+    let (nth, shown, p) = (i + 1, &generic.name, &generic.params[i].0);
+    let what = match arg {
+        None => format!("the default of `{p}` of `{shown}` is `None`"),
+        Some(hir::Expr::None) => format!("argument {nth} of `{shown}` is `None`"),
+        Some(hir::Expr::List(_)) => format!("argument {nth} of `{shown}` is a list"),
+        Some(_) if typed => format!("argument {nth} of `{shown}` is a tuple holding an array"),
+        Some(_) => return None,
+    };
+    Some(format!(
+        "{what}: a parameter without annotation (`{p}`) takes a number, an array or a tuple of numbers; annotate \
+         it for anything else"
+    ))
 }

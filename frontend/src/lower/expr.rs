@@ -35,21 +35,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // Reported by the typecheck. What it holds that has a type,
             // or was refused itself, is lowered for the errors only the
             // lowering finds yet; a module or function named is not.
+            if let hir::Expr::Call { func, .. } = hir.exprs[e] {
+                return self.refused_call(e, func);
+            }
             let mut parts = Vec::new();
             hir.push_children(e, &mut parts);
-            // A call's arguments are checked as those of a call the
-            // lowering refuses (`check_unreached_argument`).
-            let call_func = match &hir.exprs[e] {
-                hir::Expr::Call { func, .. } => Some(*func),
-                _ => None,
-            };
             for part in parts {
                 if self.expr_types.get(part).is_some() || self.refused.get(part).is_some() {
                     // A part that may be `None` is not used as a number.
                     self.accept_none = true;
                     self.expr(part);
-                } else if call_func.is_some_and(|func| func != part) {
-                    self.check_unreached_argument(part);
                 }
             }
             return Val::Err;

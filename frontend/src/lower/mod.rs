@@ -42,7 +42,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 pub(crate) mod arrays;
 mod calls;
 pub(crate) use calls::{
-    argument_error, bind, callee_error, is_builtin, nth_argument, TargetError, KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
+    argument_error, bind, callee_error, generic_argument_error, is_builtin, nth_argument, TargetError,
+    KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
 };
 mod diagonals;
 mod elementwise;
