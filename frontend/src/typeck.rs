@@ -3299,12 +3299,13 @@ impl Solver<'_> {
             _ => None,
         };
         // A CPython module's function: not NumPy's (compiled, or refused
-        // by NumPy's rules), `math`'s compiled, `numba.prange`.
+        // by NumPy's rules), Numba's (`numba.prange`), `math`'s compiled
+        // or `postc`'s.
         let cpython = |module: &str, name: &str| {
             !(module.starts_with("numpy")
-                || module == "numba"
+                || module.starts_with("numba")
                 || (module == "math" && math_func(name).is_some())
-                || (module.starts_with("postc")))
+                || module.starts_with("postc"))
         };
         match &body.exprs[func] {
             Expr::Name(Name::Free(n)) => match &**n {
