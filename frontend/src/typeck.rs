@@ -80,47 +80,69 @@
 //!
 //! The sweep reports ([`LocalTypes::errors`]), every one it finds, each
 //! expression refused once ([`LocalTypes::refused`]) and nothing for
-//! what only reads a refused or untyped value: the statements refused
-//! whatever their types (`with`, `try`, `global`, an import, a nested
-//! function, an expression standing alone that is not a call, `async
-//! for`, a `raise` of what compiled code cannot raise, an `assert` whose
-//! message is not a string, an unpacking compiled code does not make
-//! (chained, nested, starred, counts that differ), an annotated
-//! assignment to what is not a local, of what is not a scalar type, of a
-//! parameter or of a local annotated before with another type:
-//! [`LocalTypes::refused_stmts`]), their blocks still swept; and the type errors of integer literals beyond
-//! 64 bits, unary operators, the arithmetic operators on numbers
-//! (`pytypes::arith`'s rules), comparisons (`is`, `in` and `== None`
-//! where refused, numbers of no common dtype, complex numbers ordered)
-//! and conditional expressions (arms of no common type), conditions
-//! (a string, an array or a tuple whose truth is read: see
-//! [`conditions`]) and the operands of an `and` or `or` whose value is
-//! used (not Bools), names read as values that have none (undefined, a
-//! function, a POST module: not where a callee, an argument, a dtype or
-//! a module's member is read, see [`not_read_as_values`]), attributes a
-//! value does not have, `a.shape[k]` of what is not an array or of an
-//! axis that is not a literal or that the array does not have, and the
-//! calls of builtins whose arguments it types
-//! (an argument it does not type may hold an error only the lowering
-//! finds, so such a call is left to it): `len`, `abs`, `min`, `max` and
-//! `round` of the wrong number of arguments or of values they do not
-//! take ([`builtin_arity_error`], [`len_error`], [`abs_error`],
-//! [`min_max_error`], [`round_error`], [`round_digits_error`]), casts
-//! ([`cast_error`]: the count of arguments, constants the dtype does not
-//! hold, text, complex numbers to Python numbers, arrays),
-//! `x.conjugate()` of what is not a number ([`conjugate_error`]), the
-//! `postc.math` functions of what is not a real number
-//! ([`intrinsic_error`]), Python's `math` functions ([`math_error`]: the
-//! count of arguments, what is not a real number, `trunc` of a NumPy
-//! scalar, `gcd` of what is not an integer) and NumPy's ufuncs of
-//! scalars ([`numpy_error`]: the count of arguments, strings, tuples,
-//! complex numbers where the ufunc takes none, `fmod` of integers,
-//! `negative` and `sign` of Bools). The other errors are still the
-//! lowering's to report.
+//! what only reads a refused or untyped value:
+//!
+//! - statements refused whatever their types
+//!   ([`LocalTypes::refused_stmts`] where the lowering would otherwise
+//!   lower them): `with`, `try`, `global`, an import, a nested function,
+//!   an expression standing alone that is not a call, `async for`, a
+//!   `raise` of what compiled code cannot raise, an `assert` whose message
+//!   is not a string, an unpacking compiled code does not make (chained,
+//!   nested, starred, counts that differ), an annotated assignment to
+//!   what is not a local, of what is not a scalar type, of a parameter or
+//!   of a local annotated before with another type; their blocks are
+//!   still swept;
+//! - integer literals beyond 64 bits, unary operators, the arithmetic
+//!   operators on numbers (`pytypes::arith`'s rules), comparisons (`is`,
+//!   `in` and `== None` where refused, numbers of no common dtype,
+//!   complex numbers ordered), conditional expressions (arms of no common
+//!   type), conditions (a string, an array or a tuple whose truth is
+//!   read: see [`conditions`]) and the operands of an `and` or `or` whose
+//!   value is used (not Bools);
+//! - names read as values that have none (undefined, a function, a POST
+//!   module: not where a callee, an argument, a dtype or a module's
+//!   member is read, see [`not_read_as_values`]), attributes a value does
+//!   not have, `a.shape[k]` of what is not an array or of an axis that is
+//!   not a literal or that the array does not have;
+//! - the calls of builtins whose arguments it types (an argument it does
+//!   not type may hold an error only the lowering finds, so such a call
+//!   is left to it): `len`, `abs`, `min`, `max` and `round` of the wrong
+//!   number of arguments or of values they do not take
+//!   ([`builtin_arity_error`], [`len_error`], [`abs_error`],
+//!   [`min_max_error`], [`round_error`], [`round_digits_error`]), casts
+//!   ([`cast_error`]: the count of arguments, constants the dtype does not
+//!   hold, text, complex numbers to Python numbers, arrays),
+//!   `x.conjugate()` of what is not a number ([`conjugate_error`]), the
+//!   `postc.math` functions of what is not a real number
+//!   ([`intrinsic_error`]), Python's `math` functions ([`math_error`]: the
+//!   count of arguments, what is not a real number, `trunc` of a NumPy
+//!   scalar, `gcd` of what is not an integer) and NumPy's ufuncs of
+//!   scalars ([`numpy_error`]: the count of arguments, strings, tuples,
+//!   complex numbers where the ufunc takes none, `fmod` of integers,
+//!   `negative` and `sign` of Bools);
+//! - calls of what compiled code does not call ([`Solver::target_error`]:
+//!   a name bound nowhere, a local, a function `postc.math` or `math` does
+//!   not have or compile, a function of a POST module that it does not
+//!   have or of a CPython module other than NumPy, and keyword or `*`
+//!   arguments given to a builtin, a cast, `math`'s functions, an
+//!   intrinsic or a CPython function);
+//! - the calls of POST functions refused: a `*` or `**` argument, a callee
+//!   compiled callers cannot call ([`callee_error`]), arguments that do
+//!   not bind ([`bind`]: too many, an unknown keyword, one given twice, a
+//!   positional-only parameter by keyword, one missing), an argument that
+//!   gives a generic function's parameter without annotation no type
+//!   ([`generic_argument_error`]: `None`, a list, a tuple holding an
+//!   array, a default of `None`), and every argument whose type does not
+//!   fit its parameter ([`argument_error`], and [`optional_number_error`]
+//!   of a number for one that may be `None`; not of the instances of
+//!   generic functions).
+//!
+//! The other errors are still the lowering's to report.
 //!
 //! The lowering reads the locals' types, some expressions' types and
 //! the refused expressions: it does not lower a refused expression, only
-//! what it holds that has a type (for the errors only it finds yet); a
+//! what it holds that has a type, and a refused call's other arguments
+//! (for the errors only it finds yet); a
 //! binding it lowers that the types do not hold (a local left untyped, a
 //! value wider than its local's type) it reports rather than compiles.
 
@@ -136,7 +158,10 @@ use crate::lower::npfuncs::{
 use crate::lower::numpy::{finfo_attr, iinfo_attr, numpy_constant, numpy_func, FloatInfo, NpOp};
 use crate::lower::pymath::{math_func, MathFn};
 use crate::lower::tuples::slice_indices;
-use crate::lower::Callee;
+use crate::lower::{
+    argument_error, bind, callee_error, generic_argument_error, is_builtin, nth_argument, optional_number_error,
+    Callee, TargetError, KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
+};
 use crate::pytypes::{
     arith, default_of, float_for, join, kind, promote, promote_strong, widens_to, Kind, Operand, Scalar,
 };
@@ -250,6 +275,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         reports: std::cell::RefCell::default(),
         conditions: ArenaMap::default(),
         not_values: ArenaMap::default(),
+        uncalled: ArenaMap::default(),
     };
     let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
@@ -326,6 +352,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         *cx.reports.borrow_mut() = Some(Reports::default());
         cx.conditions = conditions(body);
         cx.not_values = not_read_as_values(body);
+        cx.uncalled = uncalled(body);
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
@@ -647,6 +674,9 @@ struct Solver<'a> {
     /// While sweeping: the expressions not read as values (see
     /// [`not_read_as_values`]).
     not_values: ArenaMap<ExprId, ()>,
+    /// The expressions the lowering does not lower as values (see
+    /// [`uncalled`]).
+    uncalled: ArenaMap<ExprId, ()>,
 }
 
 #[derive(Default)]
@@ -1359,6 +1389,15 @@ impl Solver<'_> {
         matches!(self.body.exprs[e], Expr::Literal(Lit::Int(_)))
     }
 
+    /// Refuses `e` with no message of its own, while sweeping: what holds
+    /// it is refused for it (a generic function's argument that gives its
+    /// parameter no type), and it is not lowered as a value.
+    fn quiet(&self, e: ExprId) {
+        if let Some(reports) = self.reports.borrow_mut().as_mut() {
+            reports.refused.insert(e, ());
+        }
+    }
+
     fn ty(&self, e: ExprId) -> Option<Ty> {
         if let Some(known) = self.known.borrow().get(e) {
             return known.clone();
@@ -1545,15 +1584,20 @@ impl Solver<'_> {
                     (f, _) => self.numpy_array_call(f, args, keywords),
                 }
             }
-            Expr::Call { func, args, keywords } => match self.array_function(*func) {
-                Some((f, recv)) => self.array_call(f, recv, args, keywords),
-                None if keywords.is_empty() => self.call(e, *func, args),
-                // Keywords name the parameters of the module's functions.
-                None => match &self.body.exprs[*func] {
-                    Expr::Name(Name::Global(n)) => self.post_call(n, args, keywords),
-                    _ => None,
-                },
-            },
+            Expr::Call { func, args, keywords } => {
+                if let Some((at, message)) = self.target_error(e, *func, args, keywords) {
+                    return self.refuse(e, at, message);
+                }
+                match self.array_function(*func) {
+                    Some((f, recv)) => self.array_call(f, recv, args, keywords),
+                    None if keywords.is_empty() => self.call(e, *func, args),
+                    // Keywords name the parameters of the module's functions.
+                    None => match &self.body.exprs[*func] {
+                        Expr::Name(Name::Global(n)) => self.post_call(e, n, args, keywords),
+                        _ => None,
+                    },
+                }
+            }
             Expr::Subscript { base, index } => self.element(e, *base, *index),
             Expr::Tuple(es) => {
                 let elems = es.iter().map(|e| match self.body.exprs[*e] {
@@ -2062,6 +2106,13 @@ impl Solver<'_> {
     }
 
     fn call(&self, e: ExprId, func: ExprId, args: &[ExprId]) -> Option<Ty> {
+        if let Expr::Name(Name::Global(n)) = &self.body.exprs[func] {
+            if let Some(Global::Func(_) | Global::PostImport { .. } | Global::Alias(_) | Global::Generic(_)) =
+                self.env.globals.get(self.unaliased(n)?)
+            {
+                return self.post_call(e, n, args, &[]);
+            }
+        }
         if args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
             return None;
         }
@@ -2197,7 +2248,7 @@ impl Solver<'_> {
                     self.intrinsic_call(e, args, symbol)
                 }
                 Global::Func(_) | Global::PostImport { .. } | Global::Alias(_) | Global::Generic(_) => {
-                    self.post_call(n, args, &[])
+                    self.post_call(e, n, args, &[])
                 }
                 Global::GpuBuiltin(g) => self.gpu_call(*g, args),
                 _ => None,
@@ -3463,6 +3514,133 @@ impl Solver<'_> {
         Some(acc)
     }
 
+    /// Why the lowering refuses the call `e` of `func` for what `func`
+    /// names, where it certainly does (its `call_inner`): a name bound
+    /// nowhere that is no builtin, a local (typed here, not a dtype; a
+    /// module-level array),
+    /// `postc.math.f` of no intrinsic, `math.f` not compiled, `m.f` of a
+    /// POST module without `f`, a function of a CPython module (`m.sub.f`,
+    /// or `m.f` and `f` imported from one: NumPy's and `math`'s are
+    /// compiled); and keyword and `*` arguments given to a builtin, a cast
+    /// or a CPython function. Not of a call the lowering does not lower
+    /// as one ([`uncalled`]). The message, and where.
+    fn target_error(
+        &self,
+        e: ExprId,
+        func: ExprId,
+        args: &[ExprId],
+        keywords: &[Keyword],
+    ) -> Option<(TextRange, String)> {
+        if self.uncalled.get(e).is_some() {
+            return None;
+        }
+        let body = self.body;
+        let func_at = body.expr_ranges[func];
+        let arguments = || {
+            if let Some(k) = keywords.first() {
+                return Some((k.range, KEYWORD_ARGUMENTS.to_owned()));
+            }
+            let starred = args.iter().find(|a| matches!(body.exprs[**a], Expr::Starred(_)))?;
+            Some((body.expr_ranges[*starred], STARRED_ARGUMENT.to_owned()))
+        };
+        let global = |e: ExprId| match &body.exprs[e] {
+            Expr::Name(Name::Global(n)) => self.env.globals.get(&**n),
+            _ => None,
+        };
+        // A CPython module's function: not NumPy's (compiled, or refused
+        // by NumPy's rules), Numba's (`numba.prange`), `math`'s compiled
+        // or `postc`'s.
+        let cpython = |module: &str, name: &str| {
+            !(module.starts_with("numpy")
+                || module.starts_with("numba")
+                || (module == "math" && math_func(name).is_some())
+                || module.starts_with("postc"))
+        };
+        match &body.exprs[func] {
+            Expr::Name(Name::Free(n)) => match &**n {
+                // `range(...)` held in a local, `print`'s keywords, and
+                // `type(x)` are the lowering's.
+                "range" | "print" | "type" => None,
+                n if is_builtin(n) || python_scalar(n).is_some() => arguments(),
+                n => Some((func_at, TargetError::Undefined(n).message())),
+            },
+            Expr::Name(Name::Local(id)) => {
+                let local = &body.locals[*id];
+                let typed = matches!(local.kind, LocalKind::Param | LocalKind::Assigned | LocalKind::Constant)
+                    && self.dtype_local(func).is_none()
+                    && self.ty(func).is_some();
+                typed.then(|| (func_at, TargetError::Variable(&local.name).message()))
+            }
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(self.unaliased(n)?)? {
+                Global::Boundary { module, name } if cpython(module, name) => {
+                    arguments().or_else(|| Some((func_at, TargetError::CPython(&format!("{module}.{name}")).message())))
+                }
+                // `math`'s functions, intrinsics and casts take no keywords.
+                Global::Boundary { module, .. } if module == "math" => arguments(),
+                Global::Intrinsic { .. } | Global::Type(_) => arguments(),
+                _ => None,
+            },
+            Expr::Attribute { base, attr } => {
+                let attr_at = body.attr_ranges.get(func).copied().unwrap_or(func_at);
+                // The method of numbers, whatever its base.
+                if matches!(&**attr, "conjugate" | "conj") {
+                    return None;
+                }
+                if self.names_postc_math(*base) {
+                    if !postc_ir::interp::is_known_intrinsic(attr) {
+                        return Some((attr_at, TargetError::NoIntrinsic(attr).message()));
+                    }
+                    return arguments();
+                }
+                match global(*base) {
+                    Some(Global::Namespace(Namespace::Math)) => {
+                        if math_func(attr).is_none() {
+                            return Some((attr_at, TargetError::UnsupportedMath(attr).message()));
+                        }
+                        return arguments();
+                    }
+                    Some(Global::BoundaryModule(m)) if cpython(m, attr) && m != "math" => {
+                        return arguments()
+                            .or_else(|| Some((func_at, TargetError::CPython(&format!("{m}.{attr}")).message())))
+                    }
+                    _ => {}
+                }
+                if let Some(m) = self.post_module_of(*base) {
+                    // `a.b.sum()` is read as an array's method first.
+                    let method = matches!(body.exprs[*base], Expr::Attribute { .. }) && array_method(attr).is_some();
+                    return (!method).then(|| (attr_at, TargetError::NoModuleFunction(m, attr).message()));
+                }
+                // `scipy.stats.mean(x)`: `m.sub.f` of a CPython module
+                // (not `.dot`, NumPy's product of any operands).
+                let mut root = *base;
+                while let Expr::Attribute { base, .. } = body.exprs[root] {
+                    root = base;
+                }
+                match global(root) {
+                    Some(Global::BoundaryModule(m)) if root != *base && m != "numpy" && &**attr != "dot" => {
+                        Some((func_at, TargetError::CPython(&body.dotted(func)?).message()))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The POST module imported whole that `e` names (as the lowering's
+    /// `post_module_of`): `st` of `import m as st`, `a.b` of `import a.b`.
+    fn post_module_of(&self, e: ExprId) -> Option<&str> {
+        let mut root = e;
+        while let Expr::Attribute { base, .. } = self.body.exprs[root] {
+            root = base;
+        }
+        let Expr::Name(Name::Global(n)) = &self.body.exprs[root] else { return None };
+        let Some(Global::PostModule(m)) = self.env.globals.get(&**n) else { return None };
+        let text = self.body.dotted(e)?;
+        let aliased = root == e && !m.starts_with(&format!("{text}."));
+        (text == *m || aliased).then_some(m.as_str())
+    }
+
     /// A call of a function of this module, as the lowering's `post_call`
     /// types it: each argument fits its parameter (a scalar widens to it,
     /// an array has its dtype, rank and layout; an output parameter takes
@@ -3482,46 +3660,112 @@ impl Solver<'_> {
         }
     }
 
-    /// The instance of the generic function `g` that a call names, once
-    /// it is made (see `generics`).
-    fn instance(&self, g: usize, args: &[ExprId], keywords: &[Keyword]) -> Option<Callee> {
+    /// The instance of the generic function `g` that the call `e` names,
+    /// once it is made (see `generics`), its arguments bound as `given`.
+    /// Refused where the arguments give no parameter a type (as the
+    /// lowering's `instance_of`, [`generic_argument_error`]).
+    fn instance(&self, e: ExprId, g: usize, given: &[Option<usize>], written: &[ExprId]) -> Option<Callee> {
         let generic = &self.env.generics.decls[g];
-        let names: Vec<Option<&str>> = keywords.iter().map(|k| k.name.as_deref()).collect();
-        let written: Vec<ExprId> = args.iter().copied().chain(keywords.iter().map(|k| k.value)).collect();
-        let given = crate::lower::bind(&Callee::of_decl(generic, self.env.types), args.len(), &names).ok()?;
         let tys: Vec<Option<Option<Ty>>> = given.iter().map(|b| b.map(|w| self.ty(written[w]))).collect();
-        let sig = crate::generics::instance_params(generic, &tys, &[], self.env.types).ok()?;
+        let sig = match crate::generics::instance_params(generic, &tys, &[], self.env.types) {
+            Ok(sig) => sig,
+            Err(crate::generics::ParamError::Unknown(i) | crate::generics::ParamError::Unsupported(i)) => {
+                let arg = given[i].map(|w| written[w]);
+                let typed = tys[i].as_ref().is_some_and(|t| t.is_some());
+                if let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.body.exprs[a]), typed) {
+                    let at = self.body.expr_ranges[arg.unwrap_or(e)];
+                    self.refuse(e, at, message);
+                    // The argument is what is reported, not again as a
+                    // value.
+                    if let Some(a) = arg {
+                        self.quiet(a);
+                    }
+                }
+                return None;
+            }
+        };
         let i = self.env.generics.instances.borrow().find(g, &sig, false)?;
         Some(Callee::of_decl(&self.env.funcs[i], self.env.types))
     }
 
-    /// A call of a POST function (the global `name`), as the lowering's
-    /// `post_call` binds and converts its arguments (by position, then by
-    /// keyword, then the defaults; a parameter that may be `None` takes
-    /// `None` or a number that widens to it): its result, of its value's
-    /// type when it may be `None`.
-    fn post_call(&self, name: &str, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
-        let callee = match self.env.globals.get(self.unaliased(name)?)? {
-            Global::Generic(g) => self.instance(*g, args, keywords)?,
+    /// A call `e` of a POST function (the global `name`), as the
+    /// lowering's `post_call` binds and converts its arguments (by
+    /// position, then by keyword, then the defaults; a parameter that may
+    /// be `None` takes `None` or a number that widens to it): its result,
+    /// of its value's type when it may be `None`. Refused, as the lowering
+    /// refuses it: a `*` argument, a callee compiled callers cannot call
+    /// ([`callee_error`]), arguments that do not bind ([`bind`]), an
+    /// argument that gives a generic function's parameter no type
+    /// ([`Solver::instance`]), and each argument whose type does not fit
+    /// its parameter ([`argument_error`], [`optional_number_error`]; not
+    /// of the instances of generic functions, whose parameters the
+    /// arguments give).
+    fn post_call(&self, e: ExprId, name: &str, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+        let global = self.env.globals.get(self.unaliased(name)?)?;
+        let callee = match global {
+            Global::Generic(g) => Callee::of_decl(&self.env.generics.decls[*g], self.env.types),
             _ => self.callee(name)?,
         };
-        if args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
-            return None;
+        if let Some(s) = args.iter().find(|a| matches!(self.body.exprs[**a], Expr::Starred(_))) {
+            return self.refuse(e, self.body.expr_ranges[*s], STARRED_ARGUMENT);
+        }
+        if let (Some(message), false) = (callee_error(&callee), matches!(global, Global::Generic(_))) {
+            return self.refuse_here(e, message);
         }
         // Bound as the lowering binds them (`lower::bind`); the
         // parameters left out take their defaults, which fit them.
         let names: Vec<Option<&str>> = keywords.iter().map(|k| k.name.as_deref()).collect();
         let written: Vec<ExprId> = args.iter().copied().chain(keywords.iter().map(|k| k.value)).collect();
-        let given = crate::lower::bind(&callee, args.len(), &names).ok()?;
+        let given = match bind(&callee, args.len(), &names) {
+            Ok(given) => given,
+            Err(error) => {
+                let at = error.keyword().map_or(self.body.expr_ranges[e], |k| keywords[k].range);
+                return self.refuse(e, at, error.message(&callee));
+            }
+        };
+        let (callee, given) = match global {
+            Global::Generic(g) => {
+                let instance = self.instance(e, *g, &given, &written)?;
+                let given = bind(&instance, args.len(), &names).ok()?;
+                (instance, given)
+            }
+            _ => (callee, given),
+        };
+        // The arguments whose types do not fit, each reported where the
+        // lowering would certainly report it.
+        let (mut typed, mut misfits, mut certain) = (true, Vec::new(), !matches!(global, Global::Generic(_)));
         for (i, g) in given.iter().enumerate() {
             let p = &callee.params[i];
-            let Some(e) = g.map(|w| written[w]) else { continue };
-            if callee.maybe_none[i] && matches!(self.body.exprs[e], Expr::None) {
+            let Some(a) = g.map(|w| written[w]) else { continue };
+            if callee.maybe_none[i] && matches!(self.body.exprs[a], Expr::None) {
                 continue;
             }
-            let a = self.ty(e)?;
+            let Some(t) = self.ty(a) else {
+                typed = false;
+                continue;
+            };
+            // A number for a parameter that may be `None`: `None`, or a
+            // number that widens to it.
+            let error = match callee.maybe_none[i] && !p.is_array && !p.is_tuple() {
+                true => optional_number_error(&nth_argument(&callee.name, i), p.dtype, t.scalar()),
+                false => argument_error(&callee.name, i, p, Some(&t)),
+            };
+            if let Some(message) = error {
+                // An array expression's layout and static extents are the
+                // lowering's to check (a local's are read from here).
+                certain &= match &t {
+                    Ty::Arr(ty) if p.is_array => {
+                        let ranks = ty.ndim().zip(p.ndim()).is_some_and(|(a, b)| a != b);
+                        ty.dtype != p.dtype || ranks || matches!(self.body.exprs[a], Expr::Name(_))
+                    }
+                    _ => true,
+                };
+                misfits.push((self.body.expr_ranges[a], message));
+                typed = false;
+                continue;
+            }
             let widens = |a: &Ty, d: DType| a.scalar().is_some_and(|s| widens_to(s, d)) && a.converts_to(d);
-            let fits = match &a {
+            typed &= match &t {
                 // An array the callee writes (`Out`) may be any the caller
                 // can write: whether it is one is the lowering's check.
                 Ty::Arr(ty) => p.is_array && array_fits(ty, p),
@@ -3531,11 +3775,21 @@ impl Solver<'_> {
                 }
                 Ty::Tuple(_) => false,
                 _ if p.is_tuple() || p.is_array => false,
-                _ => widens(&a, p.dtype),
+                _ => widens(&t, p.dtype),
             };
-            if !fits {
-                return None;
+        }
+        if certain {
+            // The call refused once, each argument reported.
+            for (k, (at, message)) in misfits.into_iter().enumerate() {
+                if k == 0 {
+                    self.refuse(e, at, message);
+                } else {
+                    self.report(at, message);
+                }
             }
+        }
+        if !typed {
+            return None;
         }
         let value = |t: &TypeData| match t.is_array {
             true => Ty::Arr(t.clone()),
@@ -3862,6 +4116,32 @@ pub(crate) fn arms_error(t: Option<&Ty>, f: Option<&Ty>, pure: bool) -> Option<S
         _ if pure => Some("both arms of a conditional expression must be scalars".into()),
         _ => Some("both arms of a conditional expression must be scalars, or tuples of scalars".into()),
     }
+}
+
+/// The expressions the lowering does not lower as values, and all they
+/// hold: a `for` loop's iterable (`range(n)`, `enumerate(zip(a, b))`), a
+/// raised exception (`ValueError("...")`), the expressions of a refused
+/// statement (`with open(f)`). Their calls are not refused for what they
+/// name.
+fn uncalled(body: &Body) -> ArenaMap<ExprId, ()> {
+    let mut pending: Vec<ExprId> = Vec::new();
+    for (_, stmt) in body.stmts.iter() {
+        match stmt {
+            Stmt::For { iter, .. } => pending.push(*iter),
+            Stmt::Raise { exc, cause } => pending.extend(exc.iter().chain(cause)),
+            Stmt::Refused { exprs, .. } => pending.extend(exprs.iter()),
+            _ => {}
+        }
+    }
+    let mut out = ArenaMap::default();
+    let mut children = Vec::new();
+    while let Some(e) = pending.pop() {
+        if out.insert(e, ()).is_none() {
+            body.push_children(e, &mut children);
+            pending.append(&mut children);
+        }
+    }
+    out
 }
 
 /// The expressions of `body` whose truth only is read (the lowering's

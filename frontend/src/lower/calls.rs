@@ -168,6 +168,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// checked for their own errors all the same: each call's arguments
     /// are marked as [`FnLower::expr`] reaches them.
     pub(super) fn call(&mut self, c: &CallExpr) -> Val {
+        // A call standing alone that the typecheck refused: not lowered,
+        // as any refused expression.
+        if self.refused.get(c.id).is_some() {
+            return self.expr(c.id);
+        }
         self.calls.push(CallArgs::new(c));
         let v = self.call_inner(c);
         let marks = self.calls.pop().expect("the call pushed above");
@@ -179,6 +184,30 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         v
+    }
+
+    /// The call `e` of `func`, refused by the typecheck (it reported why):
+    /// not lowered. What it holds that has a type, or was refused itself,
+    /// is lowered, and its other arguments are checked as those of a call
+    /// the lowering refuses, for the errors only the lowering finds yet;
+    /// a generic function it names is called all the same (its body is
+    /// not one no call names).
+    pub(super) fn refused_call(&mut self, e: hir::ExprId, func: hir::ExprId) -> Val {
+        if let Some(Target::Generic(g)) = self.target_of(func) {
+            self.cx.generics.instances.borrow_mut().called(g);
+        }
+        let mut parts = Vec::new();
+        self.hir.push_children(e, &mut parts);
+        for part in parts {
+            if self.expr_types.get(part).is_some() || self.refused.get(part).is_some() {
+                // A part that may be `None` is not used as a number.
+                self.accept_none = true;
+                self.expr(part);
+            } else if part != func {
+                self.check_unreached_argument(part);
+            }
+        }
+        Val::Err
     }
 
     /// An argument a refused call did not get to. What is not a value in
@@ -256,8 +285,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.expr(a);
             }
             let shown = hir.dotted(c.func).unwrap_or_default();
-            return self
-                .err(&func_at, format!("`{shown}` is a CPython function and cannot be called from compiled code"));
+            return self.err(&func_at, TargetError::CPython(&shown).message());
         }
         if let Some((f, what, recv)) = self.array_target(c.func) {
             return self.array_call(f, &what, recv, c);
@@ -283,7 +311,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return Val::Err;
                 }
                 if self.locals.contains_key(name) {
-                    return self.err(&func_at, format!("`{shown}` is a variable, not a function"));
+                    return self.err(&func_at, TargetError::Variable(&shown).message());
                 }
                 if self.cx.globals.get(self.name_text(n)).is_none() {
                     if shown == "type" {
@@ -292,19 +320,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             "`type(x)` is compiled only of a scalar parameter, and only called to cast (`T = type(x)`, `T(0.5)`)",
                         );
                     }
-                    return self.err(&func_at, format!("undefined function `{shown}`"));
+                    return self.err(&func_at, TargetError::Undefined(&shown).message());
                 }
             }
             if let &hir::Expr::Attribute { base, ref attr } = func {
                 let attr_at = hir.attr_ranges[c.func];
                 if self.namespace_of(base) == Some(Namespace::PostcMath) {
-                    return self.err(&attr_at, format!("`postc.math` has no function `{attr}`"));
+                    return self.err(&attr_at, TargetError::NoIntrinsic(attr).message());
                 }
                 if self.namespace_of(base) == Some(Namespace::Math) {
-                    return self.err(&attr_at, format!("`math.{attr}` is not supported in compiled code"));
+                    return self.err(&attr_at, TargetError::UnsupportedMath(attr).message());
                 }
                 if let Some(m) = self.post_module_of(base) {
-                    return self.err(&attr_at, format!("module `{m}` has no function `{attr}`"));
+                    return self.err(&attr_at, TargetError::NoModuleFunction(m, attr).message());
                 }
                 // `np.zeros(...)` without `import numpy as np`: the name is
                 // what is missing, as CPython's NameError says.
@@ -319,23 +347,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                 }
             }
-            return self.err(&func_at, format!("`{shown}` cannot be called from compiled code"));
+            return self.err(&func_at, TargetError::NotCallable(&shown).message());
         };
         if let Target::Builtin(Builtin::Print) = target {
             return self.print_call(c);
         }
         if let (Some(k), false) = (c.keywords.first(), matches!(target, Target::Func(_) | Target::Generic(_))) {
-            return self
-                .err(&k.range, "keyword arguments are not supported in compiled code: pass arguments by position");
+            return self.err(&k.range, KEYWORD_ARGUMENTS);
         }
         if let Some(&s) = c.args.iter().find(|&&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
-            return self.err(&self.range(s), "`*` arguments are not supported");
+            return self.err(&self.range(s), STARRED_ARGUMENT);
         }
         let args = c.args;
         match target {
-            Target::Boundary(what) => {
-                self.err(&func_at, format!("`{what}` is a CPython function and cannot be called from compiled code"))
-            }
+            Target::Boundary(what) => self.err(&func_at, TargetError::CPython(&what).message()),
             Target::Numpy(op, name) => self.numpy_call(op, &name, c),
             Target::Math(f, name) => self.math_call(f, &name, c),
             Target::Builtin(Builtin::Range) => self.err(&c.at, "`range` is only used as the iterable of a `for` loop"),
@@ -949,37 +974,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// defaults), evaluated left to right as written, each converted to its
     /// parameter's type.
     fn post_call(&mut self, callee: &Callee, c: &CallExpr) -> Val {
-        if let Some(name) = callee.dtype_params.first() {
-            return self.err(
-                &c.at,
-                format!(
-                    "`{}` has a dtype parameter (`{name}`), which compiled callers do not pass: call it from \
-                     Python, or give it a parameter that is not a dtype",
-                    callee.name
-                ),
-            );
-        }
-        if !callee.result_optional.is_empty() {
-            // A tuple value holds no element that may be `None`.
-            return self.err(
-                &c.at,
-                format!(
-                    "`{}` returns a tuple with an element that may be `None`, which compiled callers do not take: \
-                     call it from Python, or return an empty array (or a number) for none",
-                    callee.name
-                ),
-            );
-        }
-        if !callee.result_lists.is_empty() {
-            // A list is a local's, never a value a call gives.
-            return self.err(
-                &c.at,
-                format!(
-                    "`{}` returns a list, which compiled callers do not take yet: call it from Python, or return \
-                     `np.array(xs)` for an array",
-                    callee.name
-                ),
-            );
+        // Refused by the typecheck where it binds the call.
+        if let Some(message) = callee_error(callee) {
+            return self.err(&c.at, message);
         }
         let Some(bound) = self.bind_arguments(callee, c) else { return Val::Err };
         let written: Vec<hir::ExprId> = c.args.iter().copied().chain(c.keywords.iter().map(|k| k.value)).collect();
@@ -1010,7 +1007,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 continue;
             }
             if callee.maybe_none.get(i).copied().unwrap_or(false) {
-                let what = format!("argument {} of `{}`", i + 1, callee.name);
+                let what = nth_argument(&callee.name, i);
                 match self.flag_and_value(v, p.dtype, &at, &what) {
                     Some(pair) => ids.extend(pair),
                     None => bad = true,
@@ -1081,36 +1078,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let sig = match crate::generics::instance_params(generic, &given, &writable, self.types) {
             Ok(sig) => sig,
             Err(crate::generics::ParamError::Unknown(i) | crate::generics::ParamError::Unsupported(i)) => {
-                let (nth, at, p) = (i + 1, argument_at(i), &generic.params[i].0);
+                let (nth, at) = (i + 1, argument_at(i));
                 let arg = match bound[i] {
                     Bound::Given(w) => Some(written[w]),
                     _ => None,
                 };
-                let what = match arg.map(|a| &self.hir.exprs[a]) {
-                    None => format!("the default of `{p}` of `{shown}` is `None`"),
-                    Some(hir::Expr::None) => format!("argument {nth} of `{shown}` is `None`"),
-                    Some(hir::Expr::List(_)) => format!("argument {nth} of `{shown}` is a list"),
-                    Some(_) if given[i].as_ref().is_some_and(|t| t.is_some()) => {
-                        format!("argument {nth} of `{shown}` is a tuple holding an array")
-                    }
+                let typed = given[i].as_ref().is_some_and(|t| t.is_some());
+                // Refused by the typecheck where it binds the call.
+                let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.hir.exprs[a]), typed) else {
                     // A value the typecheck could not type has an error
-                    // of its own, reported where the lowering meets it.
-                    Some(_) => {
-                        let (a, before) = (arg.expect("an argument"), self.diags.len());
-                        self.expr(a);
-                        if self.diags.len() == before {
-                            self.err(&at, format!("the type of argument {nth} of `{shown}` is not known here"));
-                        }
-                        return None;
+                    // of its own, reported where the lowering meets it
+                    // or by the typecheck.
+                    let (a, before) = (arg.expect("an argument"), self.diags.len());
+                    self.expr(a);
+                    if self.diags.len() == before && !self.holds_refused(a) {
+                        self.err(&at, format!("the type of argument {nth} of `{shown}` is not known here"));
                     }
+                    return None;
                 };
-                self.err(
-                    &at,
-                    format!(
-                        "{what}: a parameter without annotation (`{p}`) takes a number, an array or a tuple of \
-                         numbers; annotate it for anything else"
-                    ),
-                );
+                self.err(&at, message);
                 // The argument is what is reported, not again as a value.
                 if let (Some(a), Some(marks)) = (arg, self.calls.last_mut()) {
                     marks.mark(a);
@@ -1265,22 +1251,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         v: Val,
         at: TextRange,
     ) -> Option<Vec<ValueId>> {
-        let (nth, name, n) = (i + 1, &callee.name, p.elements.len());
-        let elts = match v {
-            Val::Tuple(elts) if elts.len() == n => elts,
-            Val::Tuple(elts) => {
-                let k = elts.len();
-                self.err(&at, format!("argument {nth} of `{name}` is a tuple of {k}, expected a tuple of {n} numbers"));
-                return None;
-            }
-            Val::Err => return None,
-            other => {
-                let what = tuples::describe(&other);
-                self.err(&at, format!("argument {nth} of `{name}` is {what}, expected a tuple of {n} numbers"));
-                return None;
-            }
-        };
-        let mut ids = Vec::with_capacity(n);
+        let Val::Tuple(elts) = self.fitting_argument(callee, i, p, v, at)? else { return None };
+        let mut ids = Vec::with_capacity(elts.len());
         for (e, t) in elts.into_iter().zip(&p.elements) {
             ids.push(self.post_argument(callee, i, &TypeData::scalar(t.dtype), e, None, at)?);
         }
@@ -1301,53 +1273,55 @@ impl<'a, 'c> FnLower<'a, 'c> {
     ) -> Option<ValueId> {
         let nth = i + 1;
         let name = &callee.name;
-        if p.is_array {
-            match &v {
-                Val::Arr { v: av, ty } => {
-                    if !array_fits(ty, p) {
-                        self.err(&at, format!("argument {nth} of `{name}` is {ty}, expected {p}"));
-                        return None;
-                    }
-                    if p.is_output && !ty.is_output && given.is_some_and(|a| self.reads_constant(a)) {
-                        self.err(
-                            &at,
-                            format!(
-                                "argument {nth} of `{name}` is written by it, but this array is a module-level \
-                                 array, a read-only constant of compiled code (pass a `.copy()`)"
-                            ),
-                        );
-                        return None;
-                    }
-                    if p.is_output && !ty.is_output && given.is_some_and(|a| self.is_param_array(a)) {
-                        self.err(
-                            &at,
-                            format!("argument {nth} of `{name}` is written by it, but this array is an input"),
-                        );
-                        return None;
-                    }
-                    return Some(*av);
-                }
-                Val::Err => return None,
-                _ => {
-                    self.err(&at, format!("argument {nth} of `{name}` is an array ({p})"));
-                    return None;
-                }
+        let v = self.fitting_argument(callee, i, p, v, at)?;
+        if let Val::Arr { v: av, ty } = &v {
+            if p.is_output && !ty.is_output && given.is_some_and(|a| self.reads_constant(a)) {
+                self.err(
+                    &at,
+                    format!(
+                        "argument {nth} of `{name}` is written by it, but this array is a module-level \
+                         array, a read-only constant of compiled code (pass a `.copy()`)"
+                    ),
+                );
+                return None;
             }
+            if p.is_output && !ty.is_output && given.is_some_and(|a| self.is_param_array(a)) {
+                self.err(&at, format!("argument {nth} of `{name}` is written by it, but this array is an input"));
+                return None;
+            }
+            return Some(*av);
         }
-        match v.scalar() {
-            Some(s) if widens_to(s, p.dtype) => self.materialize(&v, p.dtype, &at),
-            Some(s) => {
-                let (got, expected) = (s.dtype.name(), p.dtype.name());
-                self.err(&at, format!("argument {nth} of `{name}` is {got}, expected {expected} (cast explicitly)"));
-                None
+        self.materialize(&v, p.dtype, &at)
+    }
+
+    /// Whether the typecheck refused `e` or an expression it holds (and
+    /// reported why).
+    fn holds_refused(&self, e: hir::ExprId) -> bool {
+        let (mut pending, mut parts) = (vec![e], Vec::new());
+        while let Some(e) = pending.pop() {
+            if self.refused.get(e).is_some() {
+                return true;
             }
-            None => {
-                if !matches!(v, Val::Err) {
-                    self.err(&at, format!("argument {nth} of `{name}` is a {}", p.dtype.name()));
-                }
-                None
-            }
+            self.hir.push_children(e, &mut parts);
+            pending.append(&mut parts);
         }
+        false
+    }
+
+    /// The value `v` of argument `i` of a POST call, if it fits its
+    /// parameter `p` ([`argument_error`]); `None` after reporting why not
+    /// (refused by the typecheck where it types the argument).
+    fn fitting_argument(&mut self, callee: &Callee, i: usize, p: &TypeData, v: Val, at: TextRange) -> Option<Val> {
+        if matches!(v, Val::Err) {
+            return None;
+        }
+        // A number that may be `None` is read as its number.
+        let ty = v.ty().or_else(|| v.scalar().map(|s| typeck::Ty::Num { s, nonneg: false }));
+        if let Some(message) = argument_error(&callee.name, i, p, ty.as_ref()) {
+            self.err(&at, message);
+            return None;
+        }
+        Some(v)
     }
 }
 
@@ -1524,4 +1498,156 @@ pub(crate) fn bind(
         }
     }
     Ok(given)
+}
+
+/// The message of a `*` argument (`f(*xs)`), which no call takes.
+pub(crate) const STARRED_ARGUMENT: &str = "`*` arguments are not supported";
+
+/// Why `callee` cannot be called from compiled code whatever its
+/// arguments: a dtype parameter, a tuple result with an element that may
+/// be `None`, a list result.
+pub(crate) fn callee_error(callee: &Callee) -> Option<String> {
+    let name = &callee.name;
+    if let Some(dtype) = callee.dtype_params.first() {
+        return Some(format!(
+            "`{name}` has a dtype parameter (`{dtype}`), which compiled callers do not pass: call it from \
+             Python, or give it a parameter that is not a dtype"
+        ));
+    }
+    if !callee.result_optional.is_empty() {
+        // A tuple value holds no element that may be `None`.
+        return Some(format!(
+            "`{name}` returns a tuple with an element that may be `None`, which compiled callers do not take: \
+             call it from Python, or return an empty array (or a number) for none"
+        ));
+    }
+    if !callee.result_lists.is_empty() {
+        // A list is a local's, never a value a call gives.
+        return Some(format!(
+            "`{name}` returns a list, which compiled callers do not take yet: call it from Python, or return \
+             `np.array(xs)` for an array"
+        ));
+    }
+    None
+}
+
+/// Why a value of type `v` (`None`: no value, such as `None` or a call
+/// that returns nothing) does not fit parameter `i`, `p`, of the POST
+/// function `name`: an array of another dtype, rank or layout, a scalar
+/// or a tuple for an array, a tuple of another length or no tuple for a
+/// tuple (each element a number widening to its own), an array or a tuple
+/// for a number, or a number that does not widen to it.
+pub(crate) fn argument_error(name: &str, i: usize, p: &TypeData, v: Option<&typeck::Ty>) -> Option<String> {
+    use typeck::Ty;
+    let nth = i + 1;
+    if p.is_tuple() {
+        let n = p.elements.len();
+        return match v {
+            Some(Ty::Tuple(elts)) if elts.len() == n => (elts.iter().zip(&p.elements))
+                .find_map(|(e, t)| argument_error(name, i, &TypeData::scalar(t.dtype), Some(e))),
+            Some(Ty::Tuple(elts)) => Some(format!(
+                "argument {nth} of `{name}` is a tuple of {}, expected a tuple of {n} numbers",
+                elts.len()
+            )),
+            other => {
+                let what = match other {
+                    Some(Ty::Arr(_)) => "an array",
+                    Some(number) => number.scalar().map_or("no value", |s| s.dtype.name()),
+                    None => "no value",
+                };
+                Some(format!("argument {nth} of `{name}` is {what}, expected a tuple of {n} numbers"))
+            }
+        };
+    }
+    if p.is_array {
+        return match v {
+            Some(Ty::Arr(ty)) => {
+                (!array_fits(ty, p)).then(|| format!("argument {nth} of `{name}` is {ty}, expected {p}"))
+            }
+            _ => Some(format!("argument {nth} of `{name}` is an array ({p})")),
+        };
+    }
+    match v.and_then(Ty::scalar) {
+        Some(s) if widens_to(s, p.dtype) => None,
+        Some(s) => {
+            let (got, expected) = (s.dtype.name(), p.dtype.name());
+            Some(format!("argument {nth} of `{name}` is {got}, expected {expected} (cast explicitly)"))
+        }
+        None => Some(format!("argument {nth} of `{name}` is a {}", p.dtype.name())),
+    }
+}
+
+/// The message of keyword arguments given to what takes none: every
+/// callee but a POST function (and `print`).
+pub(crate) const KEYWORD_ARGUMENTS: &str =
+    "keyword arguments are not supported in compiled code: pass arguments by position";
+
+/// Why a call's callee is nothing compiled code calls, by what it names
+/// (as shown in the source).
+pub(crate) enum TargetError<'a> {
+    /// A name bound nowhere.
+    Undefined(&'a str),
+    /// A local.
+    Variable(&'a str),
+    /// A function of a CPython module (`scipy.special.gamma`).
+    CPython(&'a str),
+    /// `postc.math.f` of no intrinsic `f`.
+    NoIntrinsic(&'a str),
+    /// `math.f` of a function of `math` not compiled.
+    UnsupportedMath(&'a str),
+    /// `m.f` of a POST module `m` without `f`.
+    NoModuleFunction(&'a str, &'a str),
+    /// Anything else.
+    NotCallable(&'a str),
+}
+
+impl TargetError<'_> {
+    pub(crate) fn message(&self) -> String {
+        match self {
+            TargetError::Undefined(f) => format!("undefined function `{f}`"),
+            TargetError::Variable(x) => format!("`{x}` is a variable, not a function"),
+            TargetError::CPython(f) => format!("`{f}` is a CPython function and cannot be called from compiled code"),
+            TargetError::NoIntrinsic(f) => format!("`postc.math` has no function `{f}`"),
+            TargetError::UnsupportedMath(f) => format!("`math.{f}` is not supported in compiled code"),
+            TargetError::NoModuleFunction(m, f) => format!("module `{m}` has no function `{f}`"),
+            TargetError::NotCallable(f) => format!("`{f}` cannot be called from compiled code"),
+        }
+    }
+}
+
+/// Whether `name`, bound nowhere in the module, is a builtin the
+/// lowering calls (`len`, `range`, `print`, ...).
+pub(crate) fn is_builtin(name: &str) -> bool {
+    builtin(name).is_some()
+}
+
+/// Argument `i` of the function `name`, in a diagnostic.
+pub(crate) fn nth_argument(name: &str, i: usize) -> String {
+    format!("argument {} of `{name}`", i + 1)
+}
+
+/// Why parameter `i` of the generic function `generic`, which has no
+/// annotation, takes no type from its argument `arg` (`None`: left to its
+/// default) whose type is known or not (`typed`; see
+/// `generics::instance_params`): a default of `None`, `None`, a list, or
+/// (of a known type) a tuple holding an array. `None` for an argument of
+/// no known type, which has an error of its own.
+pub(crate) fn generic_argument_error(
+    generic: &FuncDecl,
+    i: usize,
+    arg: Option<&hir::Expr>,
+    typed: bool,
+) -> Option<String> {
+    let (nth, shown, p) = (i + 1, &generic.name, &generic.params[i].0);
+    let what = match arg {
+        None => format!("the default of `{p}` of `{shown}` is `None`"),
+        Some(hir::Expr::None) => format!("argument {nth} of `{shown}` is `None`"),
+        Some(hir::Expr::List(_)) => format!("argument {nth} of `{shown}` is a list"),
+        Some(_) if typed => format!("argument {nth} of `{shown}` is a tuple holding an array"),
+        Some(_) => return None,
+    };
+    Some(format!(
+        "{what}: a parameter without annotation (`{p}`) takes a number, an array or a tuple of numbers; annotate \
+         it for anything else"
+    ))
 }

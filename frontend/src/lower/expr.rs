@@ -35,6 +35,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // Reported by the typecheck. What it holds that has a type,
             // or was refused itself, is lowered for the errors only the
             // lowering finds yet; a module or function named is not.
+            if let hir::Expr::Call { func, .. } = hir.exprs[e] {
+                return self.refused_call(e, func);
+            }
             let mut parts = Vec::new();
             hir.push_children(e, &mut parts);
             for part in parts {

@@ -707,22 +707,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 (self.b.const_(TypeId::BOOL, Literal::Bool(true), &n), number)
             }
         };
-        match value.scalar() {
-            Some(s) if widens_to(s, d) => Some([present, self.materialize(&value, d, at)?]),
-            Some(s) => {
-                self.err(
-                    at,
-                    format!("{what} is {} | None, and this is {} (cast explicitly)", d.name(), s.dtype.name()),
-                );
-                None
-            }
-            None => {
-                if !matches!(value, Val::Err) {
-                    self.err(at, format!("{what} is {} | None", d.name()));
-                }
-                None
-            }
+        if matches!(value, Val::Err) {
+            return None;
         }
+        if let Some(message) = optional_number_error(what, d, value.scalar()) {
+            self.err(at, message);
+            return None;
+        }
+        Some([present, self.materialize(&value, d, at)?])
     }
 
     /// `return` in a function whose result may be `None`: the tuple
@@ -788,5 +780,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let flag = self.b.let_(TypeId::BOOL, no, &presence_name(&name));
             self.flags.insert(name, flag);
         }
+    }
+}
+
+/// Why a value of scalar type `v` (`None`: no number, such as an array)
+/// is not one of `what` (an argument, a result), a `d | None`: a number
+/// that does not widen to `d`, or none.
+pub(crate) fn optional_number_error(what: &str, d: DType, v: Option<Scalar>) -> Option<String> {
+    match v {
+        Some(s) if widens_to(s, d) => None,
+        Some(s) => Some(format!("{what} is {} | None, and this is {} (cast explicitly)", d.name(), s.dtype.name())),
+        None => Some(format!("{what} is {} | None", d.name())),
     }
 }

@@ -41,7 +41,10 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub(crate) mod arrays;
 mod calls;
-pub(crate) use calls::bind;
+pub(crate) use calls::{
+    argument_error, bind, callee_error, generic_argument_error, is_builtin, nth_argument, TargetError,
+    KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
+};
 mod diagonals;
 mod elementwise;
 pub(crate) mod expr;
@@ -51,6 +54,7 @@ pub(crate) mod histograms;
 pub(crate) mod linalg;
 mod lists;
 mod maybe_none;
+pub(crate) use maybe_none::optional_number_error;
 mod nanreduce;
 mod ndindex;
 pub(crate) mod npfuncs;
