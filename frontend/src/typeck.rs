@@ -135,7 +135,22 @@
 //!   array, a default of `None`), and every argument whose type does not
 //!   fit its parameter ([`argument_error`], and [`optional_number_error`]
 //!   of a number for one that may be `None`; not of the instances of
-//!   generic functions).
+//!   generic functions);
+//! - subscripts read as values (not targets, which the lowering stores
+//!   through with its own checks) whose parts it types: a scalar indexed
+//!   ([`scalar_indexed`]), an element given more indices than axes
+//!   ([`index_count_error`]) or one that is not an integer
+//!   ([`element_index_error`]), a view's indices, bounds and steps that
+//!   are not integers ([`int_operand_error`], every one), a zero step,
+//!   more than one `...`, more axes named than the array has
+//!   ([`too_many_indices`]), an array index not of integers or Bools
+//!   ([`array_index_error`]), of an array of no axes, a mask of more axes
+//!   than the array ([`mask_axes_error`]); of tuples, an index out of
+//!   range or not an integer ([`tuple_index_error`]), one not constant
+//!   among elements of different types or of the empty tuple
+//!   ([`tuple_pick_error`]), slices' bounds that are not constants and a
+//!   zero step; and arithmetic with a tuple it does not do
+//!   ([`tuple_arith_error`]).
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -1473,6 +1488,12 @@ impl Solver<'_> {
                     return self.product(&l, &r);
                 }
                 if matches!(l, Ty::Tuple(_)) || matches!(r, Ty::Tuple(_)) {
+                    // An array operand is the lowering's to refuse.
+                    if !matches!(l, Ty::Arr(_)) && !matches!(r, Ty::Arr(_)) {
+                        if let Some(message) = tuple_arith_error(*op, Some(&l), Some(&r)) {
+                            return self.refuse_here(e, message);
+                        }
+                    }
                     return tuple_arith(*op, l, r);
                 }
                 if matches!(l, Ty::Arr(_)) || matches!(r, Ty::Arr(_)) {
@@ -1933,7 +1954,7 @@ impl Solver<'_> {
                         -*k
                     }
                     // `a.shape[:-1]`: a slice of the tuple of extents.
-                    Expr::Slice { .. } => return self.tuple_element(vec![extent(); ty.ndim()?], index),
+                    Expr::Slice { .. } => return self.tuple_element(s, vec![extent(); ty.ndim()?], index),
                     _ if read => return self.refuse(s, index_at, SHAPE_AXIS_NOT_CONSTANT),
                     _ => return None,
                 };
@@ -1945,9 +1966,16 @@ impl Solver<'_> {
                 return (0..axes).contains(&axis).then(extent);
             }
         }
+        // Where a value is read (not a target, which the lowering stores
+        // through with checks of its own).
+        let read = self.not_values.get(s).is_none();
         let ty = match self.ty(base)? {
             Ty::Arr(ty) => ty,
-            Ty::Tuple(elems) => return self.tuple_element(elems, index),
+            Ty::Tuple(elems) => return self.tuple_element(s, elems, index),
+            t if read => {
+                let d = t.scalar()?.dtype;
+                return self.refuse(s, self.body.expr_ranges[base], scalar_indexed(d));
+            }
             _ => return None,
         };
         let entries: &[ExprId] = match &self.body.exprs[index] {
@@ -1963,7 +1991,8 @@ impl Solver<'_> {
         }
         // `a[i, idx]`, `a[mask, j]`: one array entry and integers, one entry
         // per axis, as the lowering's `mixed_view` then `gather`.
-        if entries.len() > 1 && Some(entries.len()) == ty.ndim() {
+        let special = |e: &ExprId| matches!(self.body.exprs[*e], Expr::Slice { .. } | Expr::None | Expr::Ellipsis);
+        if entries.len() > 1 && Some(entries.len()) == ty.ndim() && !entries.iter().any(special) {
             let tys: Vec<Option<Ty>> = entries.iter().map(|e| self.ty(*e)).collect();
             let arrays: Vec<&TypeData> = tys
                 .iter()
@@ -1991,6 +2020,17 @@ impl Solver<'_> {
         if let [e] = entries {
             if let Some(Ty::Arr(it)) = self.ty(*e) {
                 let (nd, ind) = (ty.ndim()?, it.ndim()?);
+                if read {
+                    if let Some(message) = array_index_error(it.dtype) {
+                        return self.refuse(s, self.body.expr_ranges[*e], message);
+                    }
+                    if nd == 0 {
+                        return self.refuse_here(s, NO_AXES_INDEXED_BY_ARRAY);
+                    }
+                    if let Some(message) = mask_axes_error(nd, ind).filter(|_| it.dtype == DType::Bool) {
+                        return self.refuse_here(s, message);
+                    }
+                }
                 let rank = match it.dtype {
                     DType::Bool if (1..=nd).contains(&ind) => 1 + nd - ind,
                     d if kind(d) == Kind::Int && nd > 0 => ind + nd - 1,
@@ -1999,18 +2039,20 @@ impl Solver<'_> {
                 return Some(Ty::Arr(TypeData::array(ty.dtype, Shape::dims(&vec![None; rank]), Layout::COrder)));
             }
         }
-        let special = |e: &ExprId| matches!(self.body.exprs[*e], Expr::Slice { .. } | Expr::None | Expr::Ellipsis);
         if entries.iter().any(special) || entries.len() < ty.ndim()? {
-            return self.view(&ty, entries);
+            return self.view(s, read, &ty, index, entries);
         }
-        if ty.ndim()? != entries.len() {
-            return None;
+        if let Some(message) = index_count_error(ty.ndim()?, entries.len()) {
+            return if read { self.refuse(s, self.body.expr_ranges[index], message) } else { None };
         }
         for e in entries {
             if matches!(self.body.exprs[*e], Expr::Slice { .. } | Expr::None | Expr::Ellipsis | Expr::Starred(_)) {
                 return None;
             }
             let t = self.ty(*e)?;
+            if let Some(message) = element_index_error(Some(&t)).filter(|_| read) {
+                return self.refuse(s, self.body.expr_ranges[*e], message);
+            }
             if kind(t.scalar()?.dtype) != Kind::Int || !t.converts_to(DType::Int64) {
                 return None;
             }
@@ -2021,37 +2063,66 @@ impl Solver<'_> {
     /// `a[...]` of an array with slices, `None`, `...` or fewer integers
     /// than axes, as the lowering's `view_subscript` types it: a view
     /// with an axis for each slice and `None` and each axis not named;
-    /// the element when every entry is an integer after all.
-    fn view(&self, ty: &TypeData, entries: &[ExprId]) -> Option<Ty> {
+    /// the element when every entry is an integer after all. Where the
+    /// subscript `s` is `read`, its errors are refused, every one the
+    /// lowering finds once every entry is typed.
+    fn view(&self, s: ExprId, read: bool, ty: &TypeData, index: ExprId, entries: &[ExprId]) -> Option<Ty> {
         let nd = ty.ndim()?;
-        let int = |e: ExprId| {
-            let t = self.ty(e)?;
-            (kind(t.scalar()?.dtype) == Kind::Int && t.converts_to(DType::Int64)).then_some(())
+        let body = self.body;
+        let ellipses = entries.iter().filter(|e| matches!(body.exprs[**e], Expr::Ellipsis)).count();
+        let named = entries.iter().filter(|e| !matches!(body.exprs[**e], Expr::None | Expr::Ellipsis)).count();
+        if read && ellipses > 1 {
+            return self.refuse(s, body.expr_ranges[index], ONE_ELLIPSIS);
+        }
+        if read && named > nd {
+            return self.refuse(s, body.expr_ranges[index], too_many_indices(nd, named));
+        }
+        // The errors of the entries, in the lowering's order; `typed`
+        // while every entry has a type.
+        let mut errors: Vec<(TextRange, String)> = Vec::new();
+        let mut typed = true;
+        let operand = |e: ExprId, what: &str, errors: &mut Vec<(TextRange, String)>, typed: &mut bool| -> bool {
+            let t = self.ty(e);
+            *typed &= t.is_some();
+            let Some(t) = t else { return false };
+            if let Some(message) = int_operand_error(what, Some(&t)) {
+                errors.push((body.expr_ranges[e], message));
+                return false;
+            }
+            t.converts_to(DType::Int64)
         };
-        let (mut axes, mut named, mut ellipses) = (0, 0, 0);
+        let mut fine = true;
+        let mut axes = 0;
         for &e in entries {
-            match &self.body.exprs[e] {
+            match &body.exprs[e] {
                 Expr::Slice { lower, upper, step } => {
-                    for part in [lower, upper, step].into_iter().flatten() {
-                        if !matches!(self.body.exprs[*part], Expr::None) {
-                            int(*part)?;
+                    let written = |b: &Option<ExprId>| b.filter(|b| !matches!(body.exprs[*b], Expr::None));
+                    for (part, what) in [(lower, "a slice bound"), (upper, "a slice bound"), (step, "a slice step")] {
+                        if let Some(p) = written(part) {
+                            fine &= operand(p, what, &mut errors, &mut typed);
                         }
                     }
-                    if step.is_some_and(|st| matches!(self.body.exprs[st], Expr::Literal(Lit::Int(0)))) {
-                        return None;
+                    if let Some(st) = written(step).filter(|st| matches!(body.exprs[*st], Expr::Literal(Lit::Int(0)))) {
+                        errors.push((body.expr_ranges[st], SLICE_STEP_ZERO.into()));
+                        fine = false;
                     }
                     axes += 1;
-                    named += 1;
                 }
                 Expr::None => axes += 1,
-                Expr::Ellipsis => ellipses += 1,
-                _ => {
-                    int(e)?;
-                    named += 1;
-                }
+                Expr::Ellipsis => {}
+                _ => fine &= operand(e, "an index", &mut errors, &mut typed),
             }
         }
-        if ellipses > 1 || named > nd || ty.dtype.is_text() {
+        if read && typed && !errors.is_empty() {
+            let mut errors = errors.into_iter();
+            let (at, message) = errors.next()?;
+            self.refuse(s, at, message);
+            for (at, message) in errors {
+                self.report(at, message);
+            }
+            return None;
+        }
+        if !fine || ellipses > 1 || named > nd || ty.dtype.is_text() {
             return None;
         }
         // The axes not named (`...` stands for them, or they follow).
@@ -2065,24 +2136,51 @@ impl Solver<'_> {
     /// `t[k]` of a tuple, as the lowering's `tuple_subscript`: a constant
     /// index picks its element; another integer index one of a single
     /// dtype shared by every element.
-    fn tuple_element(&self, mut elems: Vec<Ty>, index: ExprId) -> Option<Ty> {
+    fn tuple_element(&self, s: ExprId, mut elems: Vec<Ty>, index: ExprId) -> Option<Ty> {
+        let read = self.not_values.get(s).is_none();
+        let index_at = self.body.expr_ranges[index];
         if let Expr::Slice { lower, upper, step } = self.body.exprs[index] {
             // As the lowering's `tuple_slice`: integer constants (or left
             // out), the elements picked as CPython picks them.
             let mut bounds = [None; 3];
+            let mut errors = Vec::new();
             for (bound, part) in bounds.iter_mut().zip([lower, upper, step]) {
                 let Some(e) = part.filter(|e| !matches!(self.body.exprs[*e], Expr::None)) else { continue };
-                let Ty::Lit { lit: Lit::Int(k), .. } = self.ty(e)? else { return None };
-                *bound = Some(k);
+                match self.ty(e)? {
+                    Ty::Lit { lit: Lit::Int(k), .. } => *bound = Some(k),
+                    _ => errors.push(self.body.expr_ranges[e]),
+                }
+            }
+            if let (true, Some((first, others))) = (read, errors.split_first()) {
+                self.refuse(s, *first, TUPLE_SLICE_BOUND);
+                for at in others {
+                    self.report(*at, TUPLE_SLICE_BOUND);
+                }
+                return None;
+            }
+            if !errors.is_empty() {
+                return None;
             }
             let [start, stop, step] = bounds;
             if step == Some(0) {
-                return None;
+                return if read { self.refuse(s, index_at, TUPLE_SLICE_STEP_ZERO) } else { None };
             }
             let picked = slice_indices(elems.len(), start, stop, step.unwrap_or(1));
             return Some(Ty::Tuple(picked.into_iter().map(|i| elems[i].clone()).collect()));
         }
         let i = self.ty(index)?;
+        if read {
+            if let Some(message) = tuple_index_error(elems.len(), Some(&i)) {
+                return self.refuse(s, index_at, message);
+            }
+            if !matches!(i, Ty::Lit { .. }) {
+                let tys: Vec<Option<Ty>> = elems.iter().cloned().map(Some).collect();
+                if let Some((whole, message)) = tuple_pick_error(&tys) {
+                    let at = if whole { self.body.expr_ranges[s] } else { index_at };
+                    return self.refuse(s, at, message);
+                }
+            }
+        }
         if let Ty::Lit { lit: Lit::Int(k), .. } = i {
             let len = elems.len() as i128;
             let at = if k < 0 { k + len } else { k };
@@ -4368,6 +4466,136 @@ fn raise_error(body: &Body, at: TextRange, exc: Option<ExprId>, cause: Option<Ex
         [other, ..] => {
             Some((body.expr_ranges[*other], "the message of a raised exception is one string literal".into()))
         }
+    }
+}
+
+/// What a value of type `t` is, in a diagnostic (`None`: no value), as
+/// the lowering's `describe`.
+pub(crate) fn describe_ty(t: Option<&Ty>) -> &'static str {
+    match t {
+        Some(Ty::Num { s, .. } | Ty::Lit { s, .. }) => s.dtype.name(),
+        Some(Ty::Arr(_)) => "an array",
+        Some(Ty::Tuple(_)) => "a tuple",
+        None => "no value",
+    }
+}
+
+/// The errors of subscripts (the lowering's `subscript`, `element_of`,
+/// `view_or_element`, `slice_parts`, `int_operand`, `index_array`,
+/// `gather` and `tuple_subscript`).
+pub(crate) const ONE_ELLIPSIS: &str = "an index can only have a single ellipsis (`...`)";
+pub(crate) const SLICE_STEP_ZERO: &str = "slice step cannot be zero";
+pub(crate) const TUPLE_SLICE_STEP_ZERO: &str = "ValueError: slice step cannot be zero";
+pub(crate) const NO_AXES_INDEXED_BY_ARRAY: &str = "an array of no axes is not indexed by an array";
+pub(crate) const EMPTY_TUPLE_INDEXED: &str = "the empty tuple has no elements to index";
+pub(crate) const TUPLE_SLICE_BOUND: &str = "the bounds of a slice of a tuple are integer constants: the length of the \
+                                            tuple it gives is fixed when compiled";
+
+/// Too many entries naming axes (`named`) in a view of an array of `nd`.
+pub(crate) fn too_many_indices(nd: usize, named: usize) -> String {
+    format!("too many indices for array: array is {nd}-dimensional, but {named} were indexed")
+}
+
+/// An element `a[i, j]` of an array of `nd` axes given `n` indices.
+pub(crate) fn index_count_error(nd: usize, n: usize) -> Option<String> {
+    (n != nd).then(|| format!("{nd}-D array indexed with {n} {}", if n == 1 { "index" } else { "indices" }))
+}
+
+/// An index of an element (`a[i, j]`) of type `t` that is not an integer.
+pub(crate) fn element_index_error(t: Option<&Ty>) -> Option<String> {
+    match t.and_then(Ty::scalar) {
+        Some(s) if kind(s.dtype) == Kind::Int => None,
+        Some(s) => Some(format!("an index is an integer, not {}", s.dtype.name())),
+        None => Some("an index is an integer".into()),
+    }
+}
+
+/// An integer operand of a view (an index, a slice bound or step: `what`)
+/// of type `t` that is not an integer.
+pub(crate) fn int_operand_error(what: &str, t: Option<&Ty>) -> Option<String> {
+    match t {
+        Some(Ty::Arr(_)) => Some("indexing with an array (advanced indexing) is not supported".into()),
+        _ => match t.and_then(Ty::scalar) {
+            Some(s) if kind(s.dtype) == Kind::Int => None,
+            Some(s) => Some(format!("{what} is an integer, not {}", s.dtype.name())),
+            None => Some(format!("{what} is an integer")),
+        },
+    }
+}
+
+/// A base indexed like an array that is a scalar of dtype `d`.
+pub(crate) fn scalar_indexed(d: DType) -> String {
+    format!("{} is a scalar and cannot be indexed", d.name())
+}
+
+/// An array index (`a[idx]`) of elements of `d` that are not integers
+/// or Bools.
+pub(crate) fn array_index_error(d: DType) -> Option<String> {
+    (d != DType::Bool && kind(d) != Kind::Int)
+        .then(|| format!("an array index is an array of integers or Bools, not of {}", d.name()))
+}
+
+/// A mask of `md` axes indexing an array of `nd`.
+pub(crate) fn mask_axes_error(nd: usize, md: usize) -> Option<String> {
+    (md > nd)
+        .then(|| format!("IndexError: too many indices for array: array is {nd}-dimensional, but {md} were indexed"))
+}
+
+/// The index of `t[i]` of a tuple of `len` elements, of type `index`
+/// (`None`: no value): a constant out of range, or not an integer.
+pub(crate) fn tuple_index_error(len: usize, index: Option<&Ty>) -> Option<String> {
+    if let Some(Ty::Lit { lit: Lit::Int(k), .. }) = index {
+        let at = if *k < 0 { k + len as i128 } else { *k };
+        let plural = if len == 1 { "" } else { "s" };
+        return (!(0..len as i128).contains(&at))
+            .then(|| format!("tuple index {k} is out of range: the tuple has {len} element{plural}"));
+    }
+    match index.and_then(Ty::scalar) {
+        Some(s) if s.dtype.is_int() => None,
+        Some(s) => Some(format!("a tuple index is an integer, not {}", s.dtype.name())),
+        None => Some(format!("a tuple index is an integer, not {}", describe_ty(index))),
+    }
+}
+
+/// The elements (their types, `None` for no value) of a tuple indexed
+/// with an integer that is not a constant: none (the error is the
+/// subscript's, `true`), or not of one dtype (the index's, `false`).
+pub(crate) fn tuple_pick_error(elems: &[Option<Ty>]) -> Option<(bool, String)> {
+    let dtypes: Vec<Option<DType>> = elems.iter().map(|e| e.as_ref().and_then(Ty::scalar).map(|s| s.dtype)).collect();
+    match dtypes.first() {
+        Some(Some(d)) if dtypes.iter().all(|e| *e == Some(*d)) => None,
+        None => Some((true, EMPTY_TUPLE_INDEXED.into())),
+        _ => {
+            let shown: Vec<&str> = elems.iter().map(|e| describe_ty(e.as_ref())).collect();
+            Some((
+                false,
+                format!("a tuple of different types ({}) is indexed with a constant such as `t[0]`", shown.join(", ")),
+            ))
+        }
+    }
+}
+
+/// `t * k` of a tuple repeated past the elements compiled code holds.
+pub(crate) fn tuple_too_long() -> String {
+    format!("a tuple repeated to more than {} elements", crate::lower::tuples::TUPLE_REPEAT_MAX)
+}
+
+/// Arithmetic `l op r` with a tuple that compiled code does not do (the
+/// lowering's `tuple_arith`; `None`: no value): `+` of a tuple and what
+/// is not one, `*` of a tuple and what is not a literal integer, a
+/// repetition too long, another operator.
+pub(crate) fn tuple_arith_error(op: ast::Operator, l: Option<&Ty>, r: Option<&Ty>) -> Option<String> {
+    match (op, l, r) {
+        (ast::Operator::Add, Some(Ty::Tuple(_)), Some(Ty::Tuple(_))) => None,
+        (ast::Operator::Mult, Some(Ty::Tuple(t)), Some(Ty::Lit { lit: Lit::Int(k), .. }))
+        | (ast::Operator::Mult, Some(Ty::Lit { lit: Lit::Int(k), .. }), Some(Ty::Tuple(t))) => {
+            crate::lower::tuples::repeat_times(*k, t.len()).is_none().then(tuple_too_long)
+        }
+        (ast::Operator::Add, Some(Ty::Tuple(_)), _) | (ast::Operator::Add, _, Some(Ty::Tuple(_))) => {
+            Some("`+` joins a tuple only to another tuple".into())
+        }
+        (ast::Operator::Mult, ..) => Some("`*` repeats a tuple a literal number of times (`t * 2`)".into()),
+        _ => Some("arithmetic on tuples is `+` joining them or `*` repeating one".into()),
     }
 }
 

@@ -1067,11 +1067,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn index_array(&mut self, index: hir::ExprId) -> Option<(ValueId, TypeData)> {
         let at = self.range(index);
         match self.expr(index) {
-            Val::Arr { v, ty } if ty.dtype == DType::Bool || kind(ty.dtype) == Kind::Int => Some((v, ty)),
-            Val::Arr { ty, .. } => {
-                self.err(&at, format!("an array index is an array of integers or Bools, not of {}", ty.dtype.name()));
+            Val::Arr { ty, .. } if typeck::array_index_error(ty.dtype).is_some() => {
+                self.err(&at, typeck::array_index_error(ty.dtype).unwrap_or_default());
                 None
             }
+            Val::Arr { v, ty } => Some((v, ty)),
             Val::Err => None,
             _ => {
                 self.err(&at, "an index is an integer or an array of them");
@@ -1098,7 +1098,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Val::Arr { v, ty } => (v, ty),
             Val::Err | Val::None | Val::Maybe { .. } => return None,
             Val::Lit { s: sc, .. } | Val::Num { s: sc, .. } => {
-                self.err(&base_at, format!("{} is a scalar and cannot be indexed", sc.dtype.name()));
+                self.err(&base_at, typeck::scalar_indexed(sc.dtype));
                 return None;
             }
             Val::Void => {
@@ -1129,12 +1129,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             index_exprs.iter().map(|&e| (Some(e), self.range(e), None)).collect()
         };
         if let Some(nd) = ty.ndim() {
-            if entries.len() != nd {
-                let n = entries.len();
-                self.err(
-                    &self.range(index),
-                    format!("{nd}-D array indexed with {n} {}", if n == 1 { "index" } else { "indices" }),
-                );
+            if let Some(message) = typeck::index_count_error(nd, entries.len()) {
+                self.err(&self.range(index), message);
                 return None;
             }
         }
@@ -1151,18 +1147,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 (None, given) => given.expect("a value of the tuple"),
             };
-            match v.scalar() {
-                Some(sc) if kind(sc.dtype) == Kind::Int => {}
-                Some(sc) => {
-                    self.err(&at, format!("an index is an integer, not {}", sc.dtype.name()));
-                    return None;
-                }
-                None => {
-                    if !matches!(v, Val::Err) {
-                        self.err(&at, "an index is an integer");
-                    }
-                    return None;
-                }
+            if matches!(v, Val::Err) {
+                return None;
+            }
+            if let Some(message) = typeck::element_index_error(v.ty().as_ref()) {
+                self.err(&at, message);
+                return None;
             }
             let nonneg = v.nonneg();
             let x = self.materialize(&v, DType::Int64, &at)?;

@@ -109,7 +109,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.err(&at, "the number of axes of this array is not known");
         };
         if nd == 0 {
-            return self.err(&at, "an array of no axes is not indexed by an array");
+            return self.err(&at, typeck::NO_AXES_INDEXED_BY_ARRAY);
         }
         let d = a.1.dtype;
         if idx.1.dtype == DType::Bool {
@@ -141,11 +141,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         first_axis: usize,
         at: TextRange,
     ) -> Val {
-        if md > nd {
-            return self.err(
-                &at,
-                format!("IndexError: too many indices for array: array is {nd}-dimensional, but {md} were indexed"),
-            );
+        if let Some(message) = typeck::mask_axes_error(nd, md) {
+            return self.err(&at, message);
         }
         self.at(&at);
         let a_dims = self.dims_of(a.0, &a.1);
@@ -176,7 +173,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         };
         if nd == 0 {
-            self.err(&at, "an array of no axes is not indexed by an array");
+            self.err(&at, typeck::NO_AXES_INDEXED_BY_ARRAY);
             return;
         }
         let mask = idx.1.dtype == DType::Bool;

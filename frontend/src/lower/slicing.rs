@@ -94,15 +94,12 @@ impl FnLower<'_, '_> {
         let written = written_entries(hir, index);
         let ellipses = written.iter().filter(|&&e| matches!(hir.exprs[e], hir::Expr::Ellipsis)).count();
         if ellipses > 1 {
-            return Viewed::View(self.err(&self.range(index), "an index can only have a single ellipsis (`...`)"));
+            return Viewed::View(self.err(&self.range(index), typeck::ONE_ELLIPSIS));
         }
         let axes_named =
             written.iter().filter(|&&e| !matches!(hir.exprs[e], hir::Expr::None | hir::Expr::Ellipsis)).count();
         if axes_named > nd {
-            return Viewed::View(self.err(
-                &self.range(index),
-                format!("too many indices for array: array is {nd}-dimensional, but {axes_named} were indexed"),
-            ));
+            return Viewed::View(self.err(&self.range(index), typeck::too_many_indices(nd, axes_named)));
         }
         let mut entries: Vec<Entry> = Vec::new();
         let mut failed = false;
@@ -646,7 +643,7 @@ impl FnLower<'_, '_> {
         let step = part(self, step_expr, "a slice step");
         let literal_step = step_expr.and_then(|e| literal_int(hir, e));
         if let (Some(e), Some(0)) = (step_expr, literal_step) {
-            self.err(&self.range(e), "slice step cannot be zero");
+            self.err(&self.range(e), typeck::SLICE_STEP_ZERO);
             return None;
         }
         ok.then_some(SliceParts { lo, hi, step: step.map(|v| (v, literal_step)) })
@@ -656,21 +653,14 @@ impl FnLower<'_, '_> {
     pub(super) fn int_operand(&mut self, id: hir::ExprId, what: &str) -> Option<ValueId> {
         let v = self.expr(id);
         let e = &self.range(id);
-        match v.scalar() {
-            Some(sc) if kind(sc.dtype) == Kind::Int => self.materialize(&v, DType::Int64, e),
-            Some(sc) => {
-                self.err(e, format!("{what} is an integer, not {}", sc.dtype.name()));
-                None
-            }
-            None => {
-                if matches!(v, Val::Arr { .. }) {
-                    self.err(e, "indexing with an array (advanced indexing) is not supported");
-                } else if !matches!(v, Val::Err) {
-                    self.err(e, format!("{what} is an integer"));
-                }
-                None
-            }
+        if matches!(v, Val::Err) {
+            return None;
         }
+        if let Some(message) = typeck::int_operand_error(what, v.ty().as_ref()) {
+            self.err(e, message);
+            return None;
+        }
+        self.materialize(&v, DType::Int64, e)
     }
 
     /// The slice `lo:hi:st` along `axis` of `av`, normalised as CPython's

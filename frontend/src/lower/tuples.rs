@@ -199,15 +199,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (ast::Operator::Mult, Val::Tuple(t), Val::Lit { lit: Lit::Int(k), .. })
             | (ast::Operator::Mult, Val::Lit { lit: Lit::Int(k), .. }, Val::Tuple(t)) => {
                 let Some(times) = repeat_times(k, t.len()) else {
-                    return self.err(&at, format!("a tuple repeated to more than {TUPLE_REPEAT_MAX} elements"));
+                    return self.err(&at, typeck::tuple_too_long());
                 };
                 Val::Tuple((0..times).flat_map(|_| t.iter().cloned()).collect())
             }
-            (ast::Operator::Add, Val::Tuple(_), _) | (ast::Operator::Add, _, Val::Tuple(_)) => {
-                self.err(&at, "`+` joins a tuple only to another tuple")
+            (op, l, r) => {
+                let message = typeck::tuple_arith_error(op, l.ty().as_ref(), r.ty().as_ref());
+                self.err(&at, message.unwrap_or_default())
             }
-            (ast::Operator::Mult, ..) => self.err(&at, "`*` repeats a tuple a literal number of times (`t * 2`)"),
-            _ => self.err(&at, "arithmetic on tuples is `+` joining them or `*` repeating one"),
         }
     }
 
@@ -273,38 +272,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let index = self.expr(slice);
         let (s_at, index_at) = (&self.range(s), &self.range(slice));
+        if matches!(index, Val::Err) {
+            return Val::Err;
+        }
+        if let Some(message) = typeck::tuple_index_error(len, index.ty().as_ref()) {
+            return self.err(index_at, message);
+        }
         if let Val::Lit { lit: Lit::Int(k), .. } = index {
             let at = if k < 0 { k + len as i128 } else { k };
-            if !(0..len as i128).contains(&at) {
-                return self.err(
-                    index_at,
-                    format!("tuple index {k} is out of range: the tuple has {len} element{}", plural(len)),
-                );
-            }
             return elts.into_iter().nth(at as usize).expect("an index in range");
         }
-        match index.scalar() {
-            Some(sc) if sc.dtype.is_int() => {}
-            Some(sc) => return self.err(index_at, format!("a tuple index is an integer, not {}", sc.dtype.name())),
-            None if matches!(index, Val::Err) => return Val::Err,
-            None => return self.err(index_at, format!("a tuple index is an integer, not {}", describe(&index))),
-        }
         // One dtype for every element: the index chooses among values, not types.
-        let dtypes: Vec<Option<DType>> = elts.iter().map(|e| e.scalar().map(|s| s.dtype)).collect();
-        let common = match dtypes.first() {
-            Some(Some(d)) if dtypes.iter().all(|e| *e == Some(*d)) => *d,
-            None => return self.err(s_at, "the empty tuple has no elements to index"),
-            _ => {
-                let shown: Vec<&str> = elts.iter().map(describe).collect();
-                return self.err(
-                    index_at,
-                    format!(
-                        "a tuple of different types ({}) is indexed with a constant such as `t[0]`",
-                        shown.join(", ")
-                    ),
-                );
-            }
-        };
+        let tys: Vec<Option<typeck::Ty>> = elts.iter().map(Val::ty).collect();
+        if let Some((whole, message)) = typeck::tuple_pick_error(&tys) {
+            return self.err(if whole { s_at } else { index_at }, message);
+        }
+        let Some(common) = elts.first().and_then(Val::scalar).map(|s| s.dtype) else { return Val::Err };
         let weak = elts.iter().all(|e| e.scalar().is_some_and(|s| s.weak));
         let nonneg = elts.iter().all(Val::nonneg);
         let Some(i) = self.materialize(&index, DType::Int64, index_at) else { return Val::Err };
@@ -350,11 +333,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Lit { lit: Lit::Int(k), .. } => *bound = Some(k),
                 Val::Err => failed = true,
                 _ => {
-                    self.err(
-                        &self.range(e),
-                        "the bounds of a slice of a tuple are integer constants: \
-                         the length of the tuple it gives is fixed when compiled",
-                    );
+                    self.err(&self.range(e), typeck::TUPLE_SLICE_BOUND);
                     failed = true;
                 }
             }
@@ -364,7 +343,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let [start, stop, step] = bounds;
         if step == Some(0) {
-            return self.err(&self.range(slice), "ValueError: slice step cannot be zero");
+            return self.err(&self.range(slice), typeck::TUPLE_SLICE_STEP_ZERO);
         }
         let picked = slice_indices(elts.len(), start, stop, step.unwrap_or(1));
         Val::Tuple(picked.into_iter().map(|i| elts[i].clone()).collect())
