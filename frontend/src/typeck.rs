@@ -136,8 +136,10 @@
 //!   fit its parameter ([`argument_error`], and [`optional_number_error`]
 //!   of a number for one that may be `None`; not of the instances of
 //!   generic functions);
-//! - subscripts read as values (not targets, which the lowering stores
-//!   through with its own checks) whose parts it types: a scalar indexed
+//! - subscripts read as values (arguments and the bases of other
+//!   subscripts included; not targets, which the lowering stores through
+//!   with its own checks: see [`subscripts_not_read`]) whose parts it
+//!   types: a scalar indexed
 //!   ([`scalar_indexed`]), an element given more indices than axes
 //!   ([`index_count_error`]) or one that is not an integer
 //!   ([`element_index_error`]), a view's indices, bounds and steps that
@@ -290,6 +292,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         reports: std::cell::RefCell::default(),
         conditions: ArenaMap::default(),
         not_values: ArenaMap::default(),
+        stored: ArenaMap::default(),
         uncalled: ArenaMap::default(),
     };
     let lists = list_locals(body);
@@ -367,6 +370,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         *cx.reports.borrow_mut() = Some(Reports::default());
         cx.conditions = conditions(body);
         cx.not_values = not_read_as_values(body);
+        cx.stored = subscripts_not_read(body);
         cx.uncalled = uncalled(body);
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
@@ -689,6 +693,9 @@ struct Solver<'a> {
     /// While sweeping: the expressions not read as values (see
     /// [`not_read_as_values`]).
     not_values: ArenaMap<ExprId, ()>,
+    /// While sweeping: the subscripts the lowering does not read as
+    /// values (see [`subscripts_not_read`]).
+    stored: ArenaMap<ExprId, ()>,
     /// The expressions the lowering does not lower as values (see
     /// [`uncalled`]).
     uncalled: ArenaMap<ExprId, ()>,
@@ -1968,7 +1975,7 @@ impl Solver<'_> {
         }
         // Where a value is read (not a target, which the lowering stores
         // through with checks of its own).
-        let read = self.not_values.get(s).is_none();
+        let read = self.stored.get(s).is_none();
         let ty = match self.ty(base)? {
             Ty::Arr(ty) => ty,
             Ty::Tuple(elems) => return self.tuple_element(s, elems, index),
@@ -2137,7 +2144,7 @@ impl Solver<'_> {
     /// index picks its element; another integer index one of a single
     /// dtype shared by every element.
     fn tuple_element(&self, s: ExprId, mut elems: Vec<Ty>, index: ExprId) -> Option<Ty> {
-        let read = self.not_values.get(s).is_none();
+        let read = self.stored.get(s).is_none();
         let index_at = self.body.expr_ranges[index];
         if let Expr::Slice { lower, upper, step } = self.body.exprs[index] {
             // As the lowering's `tuple_slice`: integer constants (or left
@@ -4342,6 +4349,47 @@ fn not_read_as_values(body: &Body) -> ArenaMap<ExprId, ()> {
             Stmt::Assert { msg, .. } => whole.extend(*msg),
             Stmt::Raise { exc, cause } => whole.extend(exc.iter().chain(cause)),
             Stmt::Refused { exprs, .. } => whole.extend(exprs.iter()),
+            _ => {}
+        }
+    }
+    let mut children = Vec::new();
+    while let Some(e) = whole.pop() {
+        out.insert(e, ());
+        body.push_children(e, &mut children);
+        whole.append(&mut children);
+    }
+    out
+}
+
+/// The subscripts of `body` the lowering does not read as values: the
+/// targets of assignments, augmented assignments and `for` loops (and the
+/// elements of targets that unpack), which it stores through with checks
+/// of its own, and what annotations, assert messages, `raise` and refused
+/// statements hold, which it does not lower. Every other subscript (an
+/// argument, the base of another) is read as a value.
+fn subscripts_not_read(body: &Body) -> ArenaMap<ExprId, ()> {
+    let mut out = ArenaMap::default();
+    let mut pending: Vec<ExprId> = Vec::new();
+    let mut whole: Vec<ExprId> = Vec::new();
+    for (_, stmt) in body.stmts.iter() {
+        match stmt {
+            Stmt::Assign { targets, .. } => pending.extend(targets.iter().copied()),
+            Stmt::AnnAssign { target, annotation, .. } => {
+                pending.push(*target);
+                whole.push(*annotation);
+            }
+            Stmt::AugAssign { target, .. } | Stmt::For { target, .. } => pending.push(*target),
+            Stmt::Assert { msg, .. } => whole.extend(*msg),
+            Stmt::Raise { exc, cause } => whole.extend(exc.iter().chain(cause)),
+            Stmt::Refused { exprs, .. } => whole.extend(exprs.iter()),
+            _ => {}
+        }
+    }
+    while let Some(t) = pending.pop() {
+        out.insert(t, ());
+        match &body.exprs[t] {
+            Expr::Tuple(es) | Expr::List(es) => pending.extend(es.iter().copied()),
+            Expr::Starred(inner) => pending.push(*inner),
             _ => {}
         }
     }

@@ -29,3 +29,4 @@ def gathers(a: Float64[:], b: Float64[:, :], m: Bool[:, :, :], idx: Int64[:]) ->
     k = np.sum(a)
     g = c[0] + e[0]
     return g + d + h[0]
+

@@ -29,3 +29,4 @@ def arithmetic(x: Float64, i: Int64) -> Float64:
     y = 2 + t
     z = t * 100000
     return u[0] + v[0] + w[0] + y[0] + z[0]
+
