@@ -151,8 +151,10 @@
 //!   range or not an integer ([`tuple_index_error`]), one not constant
 //!   among elements of different types or of the empty tuple
 //!   ([`tuple_pick_error`]), slices' bounds that are not constants and a
-//!   zero step; and arithmetic with a tuple it does not do
-//!   ([`tuple_arith_error`]).
+//!   zero step; arithmetic with a tuple it does not do
+//!   ([`tuple_arith_error`]); and comparisons of tuples whose elements do
+//!   not compare or that order a tuple and what is not one
+//!   ([`tuple_comparison_error`]).
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -1779,6 +1781,11 @@ impl Solver<'_> {
         }
         if let ([op], [l, r]) = (ops, &tys[..]) {
             let tuple = matches!(l, Ty::Tuple(_)) || matches!(r, Ty::Tuple(_));
+            if tuple {
+                if let Ok(Some(message)) = tuple_comparison_error(*op, l, r) {
+                    return self.refuse_here(e, message);
+                }
+            }
             match op {
                 // As the lowering's `tuple_compare` (which refuses a call
                 // on the right of `in` before lowering it).
@@ -1801,6 +1808,12 @@ impl Solver<'_> {
             let typed = match op {
                 C::Is | C::IsNot | C::In | C::NotIn => false,
                 // A link of a chain of tuple comparisons.
+                _ if tuple && tuple_comparison_error(*op, &pair[0], &pair[1]) != Ok(None) => {
+                    if let Ok(Some(message)) = tuple_comparison_error(*op, &pair[0], &pair[1]) {
+                        return self.refuse_here(e, message);
+                    }
+                    false
+                }
                 C::Eq | C::NotEq if tuple => self.equality_typed(&pair[0], &pair[1]),
                 _ if tuple => self.ordering_typed(*op, &pair[0], &pair[1]),
                 _ => {
@@ -4192,6 +4205,76 @@ pub(crate) fn scalar_comparison_error(op: ast::CmpOp, l: &Ty, r: &Ty) -> Option<
     let ordering = !matches!(op, ast::CmpOp::Eq | ast::CmpOp::NotEq);
     (p.dtype.is_complex() && ordering)
         .then(|| format!("complex numbers are not ordered: `{}` is not defined on {}", op.as_str(), p.dtype.name()))
+}
+
+/// What a value of type `t` is, with its article, in a diagnostic, as the
+/// lowering's `describe_a`.
+pub(crate) fn describe_a_ty(t: Option<&Ty>) -> String {
+    match describe_ty(t) {
+        shown @ ("a tuple" | "an array" | "no value") => shown.to_owned(),
+        dtype if dtype.starts_with(['A', 'E', 'I', 'O', 'U']) => format!("an {dtype}"),
+        dtype => format!("a {dtype}"),
+    }
+}
+
+/// `l op r` ordering a tuple and what is not one (described as `l` and
+/// `r` are, with their articles): CPython's TypeError.
+pub(crate) fn orders_two_tuples(op: ast::CmpOp, l: &str, r: &str) -> String {
+    format!("`{}` orders two tuples, not {l} and {r}: CPython raises TypeError", op.as_str())
+}
+
+/// The error of `l op r` where one is a tuple, as the lowering's
+/// `compare_values` finds it (the first in its order: the elements
+/// compared for equality position by position, an ordering's positions
+/// from the last back, each element's equality before its order);
+/// `Err` where it meets an array, whose comparison is the lowering's to
+/// judge.
+pub(crate) fn tuple_comparison_error(op: ast::CmpOp, l: &Ty, r: &Ty) -> Result<Option<String>, ()> {
+    use ast::CmpOp as C;
+    fn equal(l: &Ty, r: &Ty) -> Result<Option<String>, ()> {
+        match (l, r) {
+            (Ty::Tuple(ls), Ty::Tuple(rs)) if ls.len() == rs.len() => {
+                for (a, b) in ls.iter().zip(rs) {
+                    if let Some(message) = equal(a, b)? {
+                        return Ok(Some(message));
+                    }
+                }
+                Ok(None)
+            }
+            (Ty::Tuple(_), Ty::Num { .. } | Ty::Lit { .. } | Ty::Tuple(_))
+            | (Ty::Num { .. } | Ty::Lit { .. }, Ty::Tuple(_)) => Ok(None),
+            (Ty::Num { .. } | Ty::Lit { .. }, Ty::Num { .. } | Ty::Lit { .. }) => {
+                Ok(scalar_comparison_error(C::Eq, l, r))
+            }
+            _ => Err(()),
+        }
+    }
+    fn order(op: C, l: &Ty, r: &Ty) -> Result<Option<String>, ()> {
+        match (l, r) {
+            (Ty::Tuple(ls), Ty::Tuple(rs)) => {
+                for (a, b) in ls.iter().zip(rs).rev() {
+                    if let Some(message) = equal(a, b)? {
+                        return Ok(Some(message));
+                    }
+                    if let Some(message) = order(op, a, b)? {
+                        return Ok(Some(message));
+                    }
+                }
+                Ok(None)
+            }
+            (Ty::Tuple(_), _) | (_, Ty::Tuple(_)) => {
+                Ok(Some(orders_two_tuples(op, &describe_a_ty(Some(l)), &describe_a_ty(Some(r)))))
+            }
+            (Ty::Num { .. } | Ty::Lit { .. }, Ty::Num { .. } | Ty::Lit { .. }) => Ok(scalar_comparison_error(op, l, r)),
+            _ => Err(()),
+        }
+    }
+    match op {
+        _ if matches!(l, Ty::Arr(_)) || matches!(r, Ty::Arr(_)) => Err(()),
+        C::Eq | C::NotEq => equal(l, r),
+        C::Lt | C::LtE | C::Gt | C::GtE => order(op, l, r),
+        _ => Err(()),
+    }
 }
 
 /// Why the arms of a conditional expression have no common type (as the

@@ -449,12 +449,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 (Val::Err, _) | (_, Val::Err) => None,
                 _ => {
                     // CPython's TypeError, raised here when compiled.
-                    let msg = format!(
-                        "`{}` orders two tuples, not {} and {}: CPython raises TypeError",
-                        op.as_str(),
-                        describe_a(l),
-                        describe_a(r)
-                    );
+                    let msg = typeck::orders_two_tuples(op, &describe_a(l), &describe_a(r));
                     self.err(&at, msg);
                     None
                 }
