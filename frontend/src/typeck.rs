@@ -136,6 +136,12 @@
 //!   fit its parameter ([`argument_error`], and [`optional_number_error`]
 //!   of a number for one that may be `None`; not of the instances of
 //!   generic functions).
+//! - the calls of NumPy's array functions and array methods (`np.zeros`,
+//!   `np.arange`, `a.sum`, `a.astype`, ...) outside GPU code that compiled
+//!   code refuses whatever their arguments' values
+//!   ([`crate::lower::arrays::array_call_form`]: a keyword they do not
+//!   take, `keepdims=` not a Bool literal, `**`, the count of arguments,
+//!   a dtype or an axis given twice, `astype` without a dtype).
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -1589,7 +1595,7 @@ impl Solver<'_> {
                     return self.refuse(e, at, message);
                 }
                 match self.array_function(*func) {
-                    Some((f, recv)) => self.array_call(f, recv, args, keywords),
+                    Some((f, recv)) => self.array_call(e, f, recv, args, keywords),
                     None if keywords.is_empty() => self.call(e, *func, args),
                     // Keywords name the parameters of the module's functions.
                     None => match &self.body.exprs[*func] {
@@ -2548,7 +2554,35 @@ impl Solver<'_> {
     /// the lowering's `array_call` types it: a fresh C-order array of the
     /// shape given (or the source array's), of the dtype given (or the
     /// fill value's, or the source's; Float64 otherwise).
-    fn array_call(&self, f: ArrFn, recv: Option<ExprId>, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+    fn array_call(
+        &self,
+        e: ExprId,
+        f: ArrFn,
+        recv: Option<ExprId>,
+        args: &[ExprId],
+        keywords: &[Keyword],
+    ) -> Option<Ty> {
+        let body = self.body;
+        // What compiled code refuses whatever the arguments' values (the
+        // lowering reads none of them first); in GPU code, which creates
+        // no array, and of `*` arguments the lowering refuses it first.
+        if !self.env.decl.attrs.is_device() && !args.iter().any(|a| matches!(body.exprs[*a], Expr::Starred(_))) {
+            let Expr::Call { func, .. } = &body.exprs[e] else { return None };
+            let shown = match (&body.exprs[*func], recv) {
+                (Expr::Attribute { attr, .. }, Some(_)) => format!("`.{attr}()`"),
+                (Expr::Attribute { attr, .. }, None) => format!("`np.{attr}`"),
+                (Expr::Name(Name::Global(n)), _) => match self.env.globals.get(&**n)? {
+                    Global::Boundary { name, .. } => format!("`np.{name}`"),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            if let Err((at, message)) =
+                crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e])
+            {
+                return self.refuse(e, at, message);
+            }
+        }
         if let ArrFn::Reduce(r) = f {
             let whole = recv.into_iter().chain(args.iter().copied()).collect::<Vec<_>>();
             return match (&whole[..], keywords) {

@@ -68,6 +68,125 @@ pub(crate) enum Red {
     All,
 }
 
+/// The arguments of a call of the array function or method `f` (the
+/// receiver first), as the lowering reads them.
+pub(crate) struct ArrayForm {
+    /// The receiver, the positional arguments and the leading ones given
+    /// by name.
+    pub args: Vec<hir::ExprId>,
+    pub dtype_expr: Option<hir::ExprId>,
+    pub axis_expr: Option<hir::ExprId>,
+    pub keepdims: bool,
+}
+
+/// The arguments of a call of the array function or method `f` (shown as
+/// `shown`) outside GPU code and without `*` arguments, or why compiled
+/// code refuses it whatever its arguments' values: a keyword it does not
+/// take, `keepdims=` not a Bool literal, `**`, the count of arguments, a
+/// dtype or an axis given twice, `astype` without a dtype.
+pub(crate) fn array_call_form(
+    hir: &hir::Body,
+    f: ArrFn,
+    shown: &str,
+    recv: Option<hir::ExprId>,
+    positional: &[hir::ExprId],
+    keywords: &[hir::Keyword],
+    call_at: TextRange,
+) -> Result<ArrayForm, (TextRange, String)> {
+    let takes_axis = matches!(f, ArrFn::Reduce(_) | ArrFn::Cumsum);
+    // `dtype=` and `axis=` are the keywords compiled; the others
+    // (`out=`, `order=`, `keepdims=`) are NumPy's but not compiled.
+    // NumPy's `ravel` and `copy` take none either (CPython's TypeError).
+    let takes_dtype = !matches!(
+        f,
+        ArrFn::Reshape
+            | ArrFn::Flatten
+            | ArrFn::Ravel
+            | ArrFn::Copy
+            | ArrFn::Cumsum
+            | ArrFn::Reduce(_)
+            | ArrFn::Transpose
+    );
+    let mut dtype_kw: Option<hir::ExprId> = None;
+    let mut axis_kw: Option<hir::ExprId> = None;
+    let mut named: Vec<Option<hir::ExprId>> = vec![None; creation_names(f).len()];
+    let mut keepdims = false;
+    for k in keywords {
+        let position = creation_names(f).iter().position(|n| Some(*n) == k.name.as_deref());
+        match k.name.as_deref() {
+            Some("dtype") if takes_dtype => dtype_kw = Some(k.value),
+            // `np.empty(shape=(0, 0))`, `np.full(n, fill_value=x)`: the
+            // leading arguments by name.
+            Some(_) if position.is_some_and(|p| p >= positional.len()) => {
+                named[position.expect("a named argument")] = Some(k.value)
+            }
+            Some("axis") if takes_axis => axis_kw = Some(k.value),
+            Some("keepdims") if matches!(f, ArrFn::Reduce(_)) => match hir.exprs[k.value] {
+                hir::Expr::Literal(Lit::Bool(b)) => keepdims = b,
+                _ => return Err((hir.expr_ranges[k.value], "`keepdims=` is `True` or `False` here".into())),
+            },
+            Some(name) => return Err((k.range, format!("{shown} takes no keyword `{name}=` in compiled code"))),
+            None => return Err((k.range, "`**` arguments are not supported".into())),
+        }
+    }
+    let mut args: Vec<hir::ExprId> = Vec::new();
+    if let Some(r) = recv {
+        args.push(r);
+    }
+    args.extend(positional.iter().copied());
+    args.extend(named.iter().skip(positional.len()).map_while(|n| *n));
+    // (required positional, optional positional dtype)
+    let (need, dtype_pos) = match f {
+        ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike => (1, true),
+        ArrFn::Full | ArrFn::FullLike => (2, true),
+        ArrFn::Astype => (1, true),
+        ArrFn::Copy
+        | ArrFn::Transpose
+        | ArrFn::Ravel
+        | ArrFn::Flatten
+        | ArrFn::Reshape
+        | ArrFn::Reduce(_)
+        | ArrFn::Cumsum => (1, false),
+        ArrFn::Arange => (0, false),
+    };
+    // A reduction's and `cumsum`'s second positional argument is the axis.
+    let max = need + dtype_pos as usize + takes_axis as usize;
+    if f == ArrFn::Arange {
+        if args.is_empty() || args.len() > 3 {
+            return Err((call_at, format!("{shown} takes 1 to 3 arguments (and `dtype=`)")));
+        }
+    } else if f != ArrFn::Reshape && (args.len() < need || args.len() > max) {
+        let given = args.len() - recv.is_some() as usize;
+        let wanted = need - recv.is_some() as usize;
+        return Err((
+            call_at,
+            format!(
+                "{shown} takes {wanted}{} argument{} here, not {given}",
+                if dtype_pos {
+                    " (and a dtype)"
+                } else if takes_axis {
+                    " (and an axis)"
+                } else {
+                    ""
+                },
+                if wanted == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    let dtype_expr = match (dtype_kw, args.get(need).filter(|_| dtype_pos)) {
+        (Some(_), Some(&p)) => return Err((hir.expr_ranges[p], "the dtype is given twice".into())),
+        (Some(k), None) => Some(k),
+        (None, Some(&p)) => Some(p),
+        (None, None) if f == ArrFn::Astype => return Err((call_at, format!("{shown} takes a dtype"))),
+        (None, None) => None,
+    };
+    let axis_expr = match (axis_kw, args.get(need).filter(|_| takes_axis)) {
+        (Some(_), Some(&p)) => return Err((hir.expr_ranges[p], "the axis is given twice".into())),
+        (k, p) => k.or(p.copied()),
+    };
+    Ok(ArrayForm { args, dtype_expr, axis_expr, keepdims })
+}
+
 /// The names of the leading parameters of the creation function `f`,
 /// which a call may give by keyword (`np.empty(shape=(0, 0))`).
 pub(crate) fn creation_names(f: ArrFn) -> &'static [&'static str] {
@@ -330,95 +449,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self
                 .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
         }
-        // `dtype=` and `axis=` are the keywords compiled; the others
-        // (`out=`, `order=`, `keepdims=`) are NumPy's but not compiled.
-        // NumPy's `ravel` and `copy` take none either (CPython's TypeError).
-        let takes_dtype = creates
-            && !matches!(
-                f,
-                ArrFn::Reshape | ArrFn::Flatten | ArrFn::Ravel | ArrFn::Copy | ArrFn::Cumsum | ArrFn::Reduce(_)
-            );
-        let mut dtype_kw: Option<hir::ExprId> = None;
-        let mut axis_kw: Option<hir::ExprId> = None;
-        let mut named: Vec<Option<hir::ExprId>> = vec![None; creation_names(f).len()];
-        let mut keepdims = false;
-        for k in c.keywords {
-            let position = creation_names(f).iter().position(|n| Some(*n) == k.name.as_deref());
-            match k.name.as_deref() {
-                Some("dtype") if takes_dtype => dtype_kw = Some(k.value),
-                // `np.empty(shape=(0, 0))`, `np.full(n, fill_value=x)`: the
-                // leading arguments by name.
-                Some(_) if position.is_some_and(|p| p >= c.args.len()) => {
-                    named[position.expect("a named argument")] = Some(k.value)
-                }
-                Some("axis") if takes_axis => axis_kw = Some(k.value),
-                Some("keepdims") if matches!(f, ArrFn::Reduce(_)) => match hir.exprs[k.value] {
-                    hir::Expr::Literal(Lit::Bool(b)) => keepdims = b,
-                    _ => return self.err(&self.range(k.value), "`keepdims=` is `True` or `False` here"),
-                },
-                Some(name) => {
-                    return self.err(&k.range, format!("{shown} takes no keyword `{name}=` in compiled code"));
-                }
-                None => return self.err(&k.range, "`**` arguments are not supported"),
-            }
-        }
-        let mut args: Vec<hir::ExprId> = Vec::new();
-        if let Some(r) = recv {
-            args.push(r);
-        }
-        args.extend(c.args.iter().copied());
-        args.extend(named.iter().skip(c.args.len()).map_while(|n| *n));
-        // (required positional, optional positional dtype)
-        let (need, dtype_pos) = match f {
-            ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike => {
-                (1, true)
-            }
-            ArrFn::Full | ArrFn::FullLike => (2, true),
-            ArrFn::Astype => (1, true),
-            ArrFn::Copy
-            | ArrFn::Transpose
-            | ArrFn::Ravel
-            | ArrFn::Flatten
-            | ArrFn::Reshape
-            | ArrFn::Reduce(_)
-            | ArrFn::Cumsum => (1, false),
-            ArrFn::Arange => (0, false),
+        let form = match array_call_form(hir, f, &shown, recv, c.args, c.keywords, c.at) {
+            Ok(form) => form,
+            Err((at, message)) => return self.err(&at, message),
         };
-        // A reduction's and `cumsum`'s second positional argument is the axis.
-        let max = need + dtype_pos as usize + takes_axis as usize;
-        if f == ArrFn::Arange {
-            if args.is_empty() || args.len() > 3 {
-                return self.err(c, format!("{shown} takes 1 to 3 arguments (and `dtype=`)"));
-            }
-        } else if f != ArrFn::Reshape && (args.len() < need || args.len() > max) {
-            let given = args.len() - recv.is_some() as usize;
-            let wanted = need - recv.is_some() as usize;
-            return self.err(
-                c,
-                format!(
-                    "{shown} takes {wanted}{} argument{} here, not {given}",
-                    if dtype_pos {
-                        " (and a dtype)"
-                    } else if takes_axis {
-                        " (and an axis)"
-                    } else {
-                        ""
-                    },
-                    if wanted == 1 { "" } else { "s" }
-                ),
-            );
-        }
-        let dtype_expr = match (dtype_kw, args.get(need).filter(|_| dtype_pos)) {
-            (Some(_), Some(&p)) => return self.err(&self.range(p), "the dtype is given twice"),
-            (Some(k), None) => Some(k),
-            (None, Some(&p)) => Some(p),
-            (None, None) if f == ArrFn::Astype => return self.err(c, format!("{shown} takes a dtype")),
-            (None, None) => None,
-        };
-        let axis_expr = match (axis_kw, args.get(need).filter(|_| takes_axis)) {
-            (Some(_), Some(&p)) => return self.err(&self.range(p), "the axis is given twice"),
-            (k, p) => k.or(p.copied()),
-        };
+        let ArrayForm { args, dtype_expr, axis_expr, keepdims } = form;
         // NumPy's `cumsum`, `argmin` and `argmax` take one axis, not a tuple.
         let single_axis = matches!(f, ArrFn::Cumsum | ArrFn::Reduce(Red::ArgMin | Red::ArgMax));
         let axis = match axis_expr {
