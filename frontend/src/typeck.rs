@@ -141,7 +141,14 @@
 //!   code refuses whatever their arguments' values
 //!   ([`crate::lower::arrays::array_call_form`]: a keyword they do not
 //!   take, `keepdims=` not a Bool literal, `**`, the count of arguments,
-//!   a dtype or an axis given twice, `astype` without a dtype).
+//!   a dtype or an axis given twice, `astype` without a dtype), and the
+//!   ones whose arguments it types where the lowering certainly refuses
+//!   them ([`Solver::array_value_error`]: what is not an array where one
+//!   is taken, a fill value that is not a number, a dtype of text, one
+//!   no dtype names or NumPy 2 removed, arrays of text created, an axis
+//!   that is not an integer constant, a tuple where one axis is taken,
+//!   axes out of range, named twice or some of several, reductions of
+//!   text, orderings of complex numbers).
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -2577,10 +2584,13 @@ impl Solver<'_> {
                 },
                 _ => return None,
             };
-            if let Err((at, message)) =
-                crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e])
-            {
-                return self.refuse(e, at, message);
+            match crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e]) {
+                Err((at, message)) => return self.refuse(e, at, message),
+                Ok(form) => {
+                    if let Some((at, message)) = self.array_value_error(f, &shown, &form) {
+                        return self.refuse(e, at, message);
+                    }
+                }
             }
         }
         if let ArrFn::Reduce(r) = f {
@@ -2662,6 +2672,176 @@ impl Solver<'_> {
                 }
                 array(dtype.unwrap_or(src.dtype), src.ndim()?)
             }
+        }
+    }
+
+    /// Why the lowering refuses the call of the array function or method
+    /// `f` (shown as `shown`) of the arguments `form`, where it certainly
+    /// does (its arguments typed as far as it reads them, in its order):
+    /// an axis that is a tuple where one is taken, or not an integer
+    /// constant; a dtype of text, one no dtype names or NumPy removed; what
+    /// is not an array where one is taken; arrays of text created; a fill
+    /// value that is not a number; a reduction of text or an ordering of
+    /// complex numbers; axes out of range, named twice, or some of several.
+    fn array_value_error(
+        &self,
+        f: ArrFn,
+        shown: &str,
+        form: &crate::lower::arrays::ArrayForm,
+    ) -> Option<(TextRange, String)> {
+        use crate::lower::arrays::{
+            axes_error, axis_constant_error, not_an_array_error, reduced_dtype_error, removed_dtype_error,
+            some_axes_error, unknown_dtype_error, FILL_NOT_A_NUMBER, TEXT_ARRAY, TUPLE_AXIS,
+        };
+        let body = self.body;
+        let at = |e: ExprId| body.expr_ranges[e];
+        let args = &form.args;
+        // A parameter that may be `None`, read where no test narrows it,
+        // is the lowering's to refuse (as a read of `None`).
+        let maybe_none = |e: ExprId| match body.exprs[e] {
+            Expr::Name(Name::Local(id)) if body.locals[id].kind == LocalKind::Param => {
+                let decl = self.env.decl;
+                decl.params.iter().position(|(n, _)| **n == *body.locals[id].name).is_none_or(|i| decl.maybe_none[i])
+            }
+            _ => false,
+        };
+        // The axes, read first (as the lowering's `axis_arg`).
+        let single = matches!(f, ArrFn::Cumsum | ArrFn::Reduce(Red::ArgMin | Red::ArgMax));
+        let mut ks: Option<Vec<i64>> = None;
+        if let Some(ax) = form.axis_expr.filter(|ax| !matches!(body.exprs[*ax], Expr::None)) {
+            let one = [ax];
+            let written: &[ExprId] = match &body.exprs[ax] {
+                Expr::Tuple(_) if single => return Some((at(ax), TUPLE_AXIS.into())),
+                Expr::Tuple(es) => es,
+                _ => &one,
+            };
+            let mut axes = Vec::new();
+            for x in written {
+                match self.ty(*x)? {
+                    Ty::Lit { lit: Lit::Int(k), .. } if i64::try_from(k).is_ok() => axes.push(k as i64),
+                    // What is certainly no integer constant: not an
+                    // integer, or a number parameter never bound again.
+                    _ if maybe_none(*x) => return None,
+                    t if t.scalar().is_none_or(|s| kind(s.dtype) != Kind::Int)
+                        || matches!(body.exprs[*x], Expr::Name(Name::Local(id))
+                            if body.locals[id].kind == LocalKind::Param
+                                && self.states[id].bindings == 0
+                                && scalar_parameter(self.env, &body.locals[id].name).is_some()) =>
+                    {
+                        return Some((at(*x), axis_constant_error(shown)));
+                    }
+                    _ => return None,
+                }
+            }
+            ks = Some(axes);
+        }
+        // The dtype, read next (as the lowering's `dtype_arg`), where it
+        // certainly names no dtype compiled code creates arrays of.
+        let dtype = match form.dtype_expr {
+            Some(d) => {
+                if let Some(name) = self.numpy_attr(d) {
+                    if let Some(message) = removed_dtype_error(name) {
+                        return Some((at(d), message));
+                    }
+                    match numpy_dtype(name) {
+                        Some(t) if t.is_text() => return Some((at(d), TEXT_ARRAY.into())),
+                        Some(_) => {}
+                        None => return Some((at(d), unknown_dtype_error(&body.dotted(d)?))),
+                    }
+                }
+                if let Expr::Literal(Lit::Str(text)) = &body.exprs[d] {
+                    match numpy_dtype(text) {
+                        Some(t) if t.is_text() => return Some((at(d), TEXT_ARRAY.into())),
+                        Some(_) => {}
+                        None => return Some((at(d), unknown_dtype_error(&format!("\"{text}\"")))),
+                    }
+                }
+                // `Str`, `postyp.Bytes`: the casts' dtypes.
+                let named = match &body.exprs[d] {
+                    Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
+                        Some(Global::Type(t)) => Some(*t),
+                        _ => None,
+                    },
+                    Expr::Attribute { base, attr } => match &body.exprs[*base] {
+                        Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m) {
+                            Some(Global::Namespace(Namespace::Postyp)) => DType::from_name(attr),
+                            _ => None,
+                        },
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if named.is_some_and(|t| t.is_text()) {
+                    return Some((at(d), TEXT_ARRAY.into()));
+                }
+                Some(self.dtype_arg(d)?)
+            }
+            None => None,
+        };
+        let not_array = |t: &Ty| !matches!(t, Ty::Arr(_));
+        let not_number = |t: &Ty| matches!(t, Ty::Arr(_) | Ty::Tuple(_));
+        match f {
+            ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten => {
+                let t = self.ty(args[0])?;
+                (not_array(&t) && !maybe_none(args[0])).then(|| (at(args[0]), not_an_array_error(f, shown)))
+            }
+            ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
+                self.shape_axes(args[0])?;
+                if f != ArrFn::Full {
+                    return None;
+                }
+                let fill = self.ty(args[1])?;
+                if not_number(&fill) && !maybe_none(args[1]) {
+                    return Some((at(args[1]), FILL_NOT_A_NUMBER.into()));
+                }
+                let d = match dtype {
+                    Some(d) => d,
+                    None => {
+                        let s = fill.scalar()?;
+                        if s.weak {
+                            default_of(kind(s.dtype))
+                        } else {
+                            s.dtype
+                        }
+                    }
+                };
+                d.is_text().then(|| (at(args[0]), TEXT_ARRAY.into()))
+            }
+            ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike | ArrFn::FullLike | ArrFn::Copy | ArrFn::Astype => {
+                let src = self.ty(args[0])?;
+                let Ty::Arr(src) = src else {
+                    return (!maybe_none(args[0])).then(|| (at(args[0]), not_an_array_error(f, shown)));
+                };
+                let fill = if f == ArrFn::FullLike { Some(self.ty(args[1])?) } else { None };
+                src.ndim()?;
+                if dtype.unwrap_or(src.dtype).is_text() {
+                    return Some((at(args[0]), TEXT_ARRAY.into()));
+                }
+                fill.filter(|t| not_number(t) && !maybe_none(args[1])).map(|_| (at(args[1]), FILL_NOT_A_NUMBER.into()))
+            }
+            ArrFn::Cumsum | ArrFn::Reduce(_) => {
+                // A sum of a whole-array expression is fused with it.
+                let fusable = f == ArrFn::Reduce(Red::Sum) && form.axis_expr.is_none() && !form.keepdims;
+                let t = self.ty(args[0])?;
+                let Ty::Arr(ty) = t else {
+                    return (!maybe_none(args[0])).then(|| (at(args[0]), not_an_array_error(f, shown)));
+                };
+                if fusable && !matches!(body.exprs[args[0]], Expr::Name(_)) {
+                    return None;
+                }
+                if let Some(message) = reduced_dtype_error(f, shown, ty.dtype) {
+                    return Some((at(args[0]), message));
+                }
+                let nd = ty.ndim()?;
+                let axis_at = at(form.axis_expr.unwrap_or(args[0]));
+                let ks = ks?;
+                if let Some(message) = axes_error(&ks, nd) {
+                    return Some((axis_at, message));
+                }
+                let several = ks.len() > 1 && ks.len() < nd;
+                (several && f != ArrFn::Cumsum).then(|| (axis_at, some_axes_error(shown, nd)))
+            }
+            ArrFn::Arange | ArrFn::Reshape => None,
         }
     }
 

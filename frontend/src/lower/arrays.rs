@@ -68,6 +68,84 @@ pub(crate) enum Red {
     All,
 }
 
+/// Compiled code creates no array of text.
+pub(crate) const TEXT_ARRAY: &str = "arrays of Str or Bytes cannot be created in compiled code";
+
+/// `np.full`'s and `np.full_like`'s fill value that is not a number.
+pub(crate) const FILL_NOT_A_NUMBER: &str = "the fill value is a number";
+
+/// A tuple of axes where NumPy takes one (`cumsum`, `argmin`, `argmax`).
+pub(crate) const TUPLE_AXIS: &str = "TypeError: 'tuple' object cannot be interpreted as an integer";
+
+/// The array function or method `f` (shown as `shown`) of what is not
+/// an array.
+pub(crate) fn not_an_array_error(f: ArrFn, shown: &str) -> String {
+    match f {
+        ArrFn::Reduce(_) => {
+            format!("{shown} takes an array here (of numbers, the built-ins `min` and `max` are Python's)")
+        }
+        _ => format!("{shown} takes an array"),
+    }
+}
+
+/// Why the reduction or running sum `f` (shown as `shown`) does not take
+/// an array of `d`: text, or complex numbers ordered.
+pub(crate) fn reduced_dtype_error(f: ArrFn, shown: &str, d: DType) -> Option<String> {
+    let ordered = matches!(f, ArrFn::Reduce(Red::Min | Red::Max | Red::ArgMin | Red::ArgMax));
+    if d.is_text() {
+        Some(format!("{shown} takes an array of numbers"))
+    } else if ordered && d.is_complex() {
+        Some(format!("{shown} of complex numbers is not supported: compare `abs` or the parts"))
+    } else {
+        None
+    }
+}
+
+/// An axis of `shown` that is not an integer constant.
+pub(crate) fn axis_constant_error(shown: &str) -> String {
+    format!("the axis of {shown} is an integer constant here (`axis=0`, `axis=-1`)")
+}
+
+/// Why the axes `ks` of an array of `nd` axes are refused when the
+/// function is compiled: several, one of them out of range (one alone
+/// raises NumPy's AxisError when the call runs), or one named twice.
+pub(crate) fn axes_error(ks: &[i64], nd: usize) -> Option<String> {
+    let n = nd as i64;
+    if let ([k], true) = (ks, nd > 0) {
+        if *k < -n || *k >= n {
+            return None;
+        }
+    }
+    let mut axes = Vec::new();
+    for &k in ks {
+        if k < -n || k >= n {
+            return Some(format!("AxisError: axis {k} is out of bounds for array of dimension {nd}"));
+        }
+        let k = if k < 0 { k + n } else { k };
+        if axes.contains(&k) {
+            return Some("ValueError: duplicate value in 'axis'".into());
+        }
+        axes.push(k);
+    }
+    None
+}
+
+/// A reduction over some but not all of the `nd` axes of an array.
+pub(crate) fn some_axes_error(shown: &str, nd: usize) -> String {
+    format!("{shown} over some of the axes of a {nd}-D array at once is not supported here: reduce one axis at a time")
+}
+
+/// A dtype argument that names no dtype (`shown` as written).
+pub(crate) fn unknown_dtype_error(shown: &str) -> String {
+    format!("unknown dtype `{shown}`: give a NumPy or postyp dtype (`np.float64`, `Int32`) or `float`, `int`, `bool`")
+}
+
+/// NumPy's AttributeError for `np.name`, a dtype alias NumPy 2 removed.
+pub(crate) fn removed_dtype_error(name: &str) -> Option<String> {
+    let instead = removed_numpy_dtype(name)?;
+    Some(format!("AttributeError: `np.{name}` was removed in the NumPy 2.0 release. Use `{instead}` instead."))
+}
+
 /// The arguments of a call of the array function or method `f` (the
 /// receiver first), as the lowering reads them.
 pub(crate) struct ArrayForm {
@@ -476,7 +554,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Arr { v, ty } if f == ArrFn::Flatten => self.flattened(v, &ty, c),
                 Val::Arr { v, ty } => self.transposed(v, &ty, c),
                 Val::Err => Val::Err,
-                _ => self.err(&self.range(args[0]), format!("{shown} takes an array")),
+                _ => self.err(&self.range(args[0]), not_an_array_error(f, &shown)),
             },
             ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
                 let Some(dims) = self.shape_arg(args[0], &shown) else {
@@ -498,7 +576,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     (None, None) => DType::Float64,
                 };
                 if d.is_text() {
-                    return self.err(&self.range(args[0]), "arrays of Str or Bytes cannot be created in compiled code");
+                    return self.err(&self.range(args[0]), TEXT_ARRAY);
                 }
                 self.at(c);
                 let arr =
@@ -523,7 +601,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let (sv, st) = match src {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
-                    _ => return self.err(&self.range(args[0]), format!("{shown} takes an array")),
+                    _ => return self.err(&self.range(args[0]), not_an_array_error(f, &shown)),
                 };
                 let fill = if f == ArrFn::FullLike { Some(self.expr(args[1])) } else { None };
                 let Some(nd) = st.ndim() else {
@@ -531,7 +609,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 };
                 let d = dtype.unwrap_or(st.dtype);
                 if d.is_text() {
-                    return self.err(&self.range(args[0]), "arrays of Str or Bytes cannot be created in compiled code");
+                    return self.err(&self.range(args[0]), TEXT_ARRAY);
                 }
                 self.at(c);
                 let dims: Vec<(ValueId, bool)> = (0..nd)
@@ -576,27 +654,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let (v, ty) = match self.expr(args[0]) {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
-                    _ if f == ArrFn::Cumsum => {
-                        return self.err(&self.range(args[0]), format!("{shown} takes an array"))
-                    }
-                    _ => {
-                        return self.err(
-                            &self.range(args[0]),
-                            format!(
-                                "{shown} takes an array here (of numbers, the built-ins `min` and `max` are Python's)"
-                            ),
-                        )
-                    }
+                    _ => return self.err(&self.range(args[0]), not_an_array_error(f, &shown)),
                 };
-                if ty.dtype.is_text() {
-                    return self.err(&self.range(args[0]), format!("{shown} takes an array of numbers"));
-                }
-                let ordered = matches!(f, ArrFn::Reduce(Red::Min | Red::Max | Red::ArgMin | Red::ArgMax));
-                if ordered && ty.dtype.is_complex() {
-                    return self.err(
-                        &self.range(args[0]),
-                        format!("{shown} of complex numbers is not supported: compare `abs` or the parts"),
-                    );
+                if let Some(message) = reduced_dtype_error(f, &shown, ty.dtype) {
+                    return self.err(&self.range(args[0]), message);
                 }
                 let Some(nd) = ty.ndim() else {
                     return self.err(&self.range(args[0]), "the number of axes of this array is not known");
@@ -615,12 +676,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let one = match &axes {
                     Some(a) if a.len() == nd => None,
                     Some(a) if a.len() == 1 => Some(a[0]),
-                    Some(_) => {
-                        return self.err(
-                            &self.range(axis_expr.unwrap_or(args[0])),
-                            format!("{shown} over some of the axes of a {nd}-D array at once is not supported here: reduce one axis at a time"),
-                        )
-                    }
+                    Some(_) => return self.err(&self.range(axis_expr.unwrap_or(args[0])), some_axes_error(&shown, nd)),
                     None => None,
                 };
                 let reduced = self.reduce(r, v, &ty, one, c);
@@ -640,7 +696,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if matches!(v, Val::Err) {
             Val::Err
         } else {
-            self.err(&self.range(at), "the fill value is a number")
+            self.err(&self.range(at), FILL_NOT_A_NUMBER)
         }
     }
 
@@ -673,7 +729,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         match found {
             Some(d) if d.is_text() => {
-                self.err(&self.range(e), "arrays of Str or Bytes cannot be created in compiled code");
+                self.err(&self.range(e), TEXT_ARRAY);
                 None
             }
             Some(d) => Some(d),
@@ -689,10 +745,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     hir::Expr::Literal(Lit::Str(s)) => format!("\"{s}\""),
                     _ => hir.dotted(e).unwrap_or_else(|| hir.construct_name(e).to_owned()),
                 };
-                self.err(
-                    &self.range(e),
-                    format!("unknown dtype `{shown}`: give a NumPy or postyp dtype (`np.float64`, `Int32`) or `float`, `int`, `bool`"),
-                );
+                self.err(&self.range(e), unknown_dtype_error(&shown));
                 None
             }
         }
@@ -718,11 +771,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Reports NumPy's AttributeError when `name` is a dtype alias NumPy 2
     /// removed (`np.float_`); whether it is one.
     fn removed_dtype_reported(&mut self, name: &str, e: hir::ExprId) -> bool {
-        let Some(instead) = removed_numpy_dtype(name) else { return false };
-        self.err(
-            &self.range(e),
-            format!("AttributeError: `np.{name}` was removed in the NumPy 2.0 release. Use `{instead}` instead."),
-        );
+        let Some(message) = removed_dtype_error(name) else { return false };
+        self.err(&self.range(e), message);
         true
     }
 
@@ -1103,7 +1153,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let written: &[hir::ExprId] = match &hir.exprs[e] {
             hir::Expr::Tuple(_) if single => {
-                self.err(&self.range(e), "TypeError: 'tuple' object cannot be interpreted as an integer");
+                self.err(&self.range(e), TUPLE_AXIS);
                 return None;
             }
             hir::Expr::Tuple(elts) => elts,
@@ -1115,10 +1165,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Lit { lit: Lit::Int(k), .. } if i64::try_from(k).is_ok() => axes.push(k as i64),
                 Val::Err => return None,
                 _ => {
-                    self.err(
-                        &self.range(x),
-                        format!("the axis of {shown} is an integer constant here (`axis=0`, `axis=-1`)"),
-                    );
+                    self.err(&self.range(x), axis_constant_error(shown));
                     return None;
                 }
             }
@@ -1147,20 +1194,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Some(Some(vec![nd - 1]));
             }
         }
-        let mut axes = Vec::new();
-        for &k in ks {
-            if k < -n || k >= n {
-                self.err(&at, format!("AxisError: axis {k} is out of bounds for array of dimension {nd}"));
-                return None;
-            }
-            let k = if k < 0 { (k + n) as usize } else { k as usize };
-            if axes.contains(&k) {
-                self.err(&at, "ValueError: duplicate value in 'axis'");
-                return None;
-            }
-            axes.push(k);
+        if let Some(message) = axes_error(ks, nd) {
+            self.err(&at, message);
+            return None;
         }
-        Some(Some(axes))
+        Some(Some(ks.iter().map(|&k| if k < 0 { (k + n) as usize } else { k as usize }).collect()))
     }
 
     /// `reduced` (a scalar, or an array without the axes `kept`) as an
