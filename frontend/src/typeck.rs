@@ -148,7 +148,9 @@
 //!   no dtype names or NumPy 2 removed, arrays of text created, an axis
 //!   that is not an integer constant, a tuple where one axis is taken,
 //!   axes out of range, named twice or some of several, reductions of
-//!   text, orderings of complex numbers).
+//!   text, orderings of complex numbers, shapes of no extent or whose
+//!   extents are not integers, every one, bounds of `np.arange` that are
+//!   not integers or floats and dtypes it does not make).
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -2587,8 +2589,17 @@ impl Solver<'_> {
             match crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e]) {
                 Err((at, message)) => return self.refuse(e, at, message),
                 Ok(form) => {
-                    if let Some((at, message)) = self.array_value_error(f, &shown, &form) {
-                        return self.refuse(e, at, message);
+                    // Every extent of a shape that is not an integer is
+                    // reported, the call refused once.
+                    let mut more = Vec::new();
+                    if let Some((at, message)) =
+                        self.array_value_error(f, &shown, &form, body.expr_ranges[e], &mut more)
+                    {
+                        self.refuse(e, at, message);
+                        for (at, message) in more {
+                            self.report(at, message);
+                        }
+                        return None;
                     }
                 }
             }
@@ -2688,10 +2699,13 @@ impl Solver<'_> {
         f: ArrFn,
         shown: &str,
         form: &crate::lower::arrays::ArrayForm,
+        call_at: TextRange,
+        more: &mut Vec<(TextRange, String)>,
     ) -> Option<(TextRange, String)> {
         use crate::lower::arrays::{
-            axes_error, axis_constant_error, not_an_array_error, reduced_dtype_error, removed_dtype_error,
-            some_axes_error, unknown_dtype_error, FILL_NOT_A_NUMBER, TEXT_ARRAY, TUPLE_AXIS,
+            arange_bound_error, arange_common, arange_dtype_error, axes_error, axis_constant_error, empty_shape_error,
+            extent_error, not_an_array_error, reduced_dtype_error, removed_dtype_error, some_axes_error,
+            unknown_dtype_error, FILL_NOT_A_NUMBER, TEXT_ARRAY, TUPLE_AXIS,
         };
         let body = self.body;
         let at = |e: ExprId| body.expr_ranges[e];
@@ -2786,6 +2800,47 @@ impl Solver<'_> {
                 (not_array(&t) && !maybe_none(args[0])).then(|| (at(args[0]), not_an_array_error(f, shown)))
             }
             ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
+                // The shape, as the lowering's `shape_arg` reads it (not
+                // `a.shape`): every extent typed, an integer or not one.
+                let shape = args[0];
+                let extents: Vec<(Ty, TextRange)> = match &body.exprs[shape] {
+                    Expr::Attribute { attr, .. } if &**attr == "shape" => Vec::new(),
+                    Expr::Tuple(es) | Expr::List(es) => {
+                        let mut extents = Vec::with_capacity(es.len());
+                        for x in es {
+                            if maybe_none(*x) {
+                                return None;
+                            }
+                            extents.push((self.ty(*x)?, at(*x)));
+                        }
+                        if extents.is_empty() {
+                            return Some((at(shape), empty_shape_error(shown)));
+                        }
+                        extents
+                    }
+                    _ if maybe_none(shape) => return None,
+                    _ => match self.ty(shape)? {
+                        Ty::Tuple(elems) if elems.is_empty() => return Some((at(shape), empty_shape_error(shown))),
+                        Ty::Tuple(elems) => elems.into_iter().map(|t| (t, at(shape))).collect(),
+                        t => vec![(t, at(shape))],
+                    },
+                };
+                let mut errors = Vec::new();
+                for (t, r) in extents {
+                    match t.scalar() {
+                        Some(s) if kind(s.dtype) == Kind::Int => {
+                            if !t.converts_to(DType::Int64) {
+                                return None;
+                            }
+                        }
+                        s => errors.push((r, extent_error(s, matches!(t, Ty::Arr(_))))),
+                    }
+                }
+                if !errors.is_empty() {
+                    let first = errors.remove(0);
+                    more.extend(errors);
+                    return Some(first);
+                }
                 self.shape_axes(args[0])?;
                 if f != ArrFn::Full {
                     return None;
@@ -2841,7 +2896,22 @@ impl Solver<'_> {
                 let several = ks.len() > 1 && ks.len() < nd;
                 (several && f != ArrFn::Cumsum).then(|| (axis_at, some_axes_error(shown, nd)))
             }
-            ArrFn::Arange | ArrFn::Reshape => None,
+            ArrFn::Arange => {
+                let mut bounds = Vec::with_capacity(args.len());
+                for a in args {
+                    if maybe_none(*a) {
+                        return None;
+                    }
+                    let t = self.ty(*a)?;
+                    if let Some(message) = arange_bound_error(shown, t.scalar()) {
+                        return Some((at(*a), message));
+                    }
+                    bounds.push(t.scalar()?);
+                }
+                let d = dtype.unwrap_or(arange_common(bounds).unwrap_or(DType::Int64));
+                arange_dtype_error(shown, d).map(|message| (call_at, message))
+            }
+            ArrFn::Reshape => None,
         }
     }
 

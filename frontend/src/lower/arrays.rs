@@ -146,6 +146,51 @@ pub(crate) fn removed_dtype_error(name: &str) -> Option<String> {
     Some(format!("AttributeError: `np.{name}` was removed in the NumPy 2.0 release. Use `{instead}` instead."))
 }
 
+/// Why `np.arange` (shown as `shown`) does not take a bound of the type
+/// `s` (`None`: not a number).
+pub(crate) fn arange_bound_error(shown: &str, s: Option<Scalar>) -> Option<String> {
+    match s {
+        Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Float) => None,
+        Some(s) => Some(format!("{shown} takes integers or floats, not {}", s.dtype.name())),
+        None => Some(format!("{shown} takes numbers")),
+    }
+}
+
+/// Why `np.arange` (shown as `shown`) does not make an array of `d`.
+pub(crate) fn arange_dtype_error(shown: &str, d: DType) -> Option<String> {
+    (d.is_complex() || d == DType::Bool).then(|| format!("{shown} makes integers or floats here, not {}", d.name()))
+}
+
+/// NumPy's dtype of `np.arange`'s bounds (integers or floats): Python
+/// numbers at their default dtype, NumPy scalars at their own.
+pub(crate) fn arange_common(bounds: impl IntoIterator<Item = Scalar>) -> Option<DType> {
+    let mut common: Option<DType> = None;
+    for s in bounds {
+        let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+        common = Some(match common {
+            None => d,
+            Some(c) => crate::pytypes::promote_strong(c, d).unwrap_or(DType::Float64),
+        });
+    }
+    common
+}
+
+/// A shape of no extent, given to `shown`.
+pub(crate) fn empty_shape_error(shown: &str) -> String {
+    format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported")
+}
+
+/// An extent of a shape that is not an integer: of the dtype `s`, or an
+/// array (`array`), or something else.
+pub(crate) fn extent_error(s: Option<Scalar>, array: bool) -> String {
+    let what = match s {
+        Some(s) => s.dtype.name().to_owned(),
+        None if array => "an array".to_owned(),
+        None => "not a number".to_owned(),
+    };
+    format!("a shape is an integer or a tuple of integers (or `a.shape`), and this is {what}")
+}
+
 /// The arguments of a call of the array function or method `f` (the
 /// receiver first), as the lowering reads them.
 pub(crate) struct ArrayForm {
@@ -857,10 +902,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ => elts.iter().map(|&x| (self.expr(x), self.range(x))).collect(),
         };
         if values.is_empty() {
-            self.err(
-                &self.range(e),
-                format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported"),
-            );
+            self.err(&self.range(e), empty_shape_error(shown));
             return None;
         }
         let mut out = Vec::new();
@@ -876,15 +918,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 _ => {
                     if !matches!(v, Val::Err) {
-                        let what = match v.scalar() {
-                            Some(s) => s.dtype.name().to_owned(),
-                            None if matches!(v, Val::Arr { .. }) => "an array".to_owned(),
-                            None => "not a number".to_owned(),
-                        };
-                        self.err(
-                            &at,
-                            format!("a shape is an integer or a tuple of integers (or `a.shape`), and this is {what}"),
-                        );
+                        self.err(&at, extent_error(v.scalar(), matches!(v, Val::Arr { .. })));
                     }
                     bad = true;
                 }
@@ -1037,27 +1071,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for &a in args {
             let v = self.expr(a);
             let at = self.range(a);
-            match v.scalar() {
-                Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Float) => vals.push((v, at)),
-                Some(s) => return self.err(&at, format!("{shown} takes integers or floats, not {}", s.dtype.name())),
-                None if matches!(v, Val::Err) => return Val::Err,
-                None => return self.err(&at, format!("{shown} takes numbers")),
+            if matches!(v, Val::Err) {
+                return Val::Err;
+            }
+            match arange_bound_error(shown, v.scalar()) {
+                Some(message) => return self.err(&at, message),
+                None => vals.push((v, at)),
             }
         }
-        // NumPy's result dtype of the bounds: Python numbers at their
-        // default dtype, NumPy scalars at their own.
-        let mut common: Option<DType> = None;
-        for (v, _) in &vals {
-            let s = v.scalar().expect("a number");
-            let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
-            common = Some(match common {
-                None => d,
-                Some(c) => crate::pytypes::promote_strong(c, d).unwrap_or(DType::Float64),
-            });
-        }
+        let common = arange_common(vals.iter().map(|(v, _)| v.scalar().expect("a number")));
         let d = dtype.unwrap_or(common.unwrap_or(DType::Int64));
-        if d.is_complex() || d == DType::Bool {
-            return self.err(c, format!("{shown} makes integers or floats here, not {}", d.name()));
+        if let Some(message) = arange_dtype_error(shown, d) {
+            return self.err(c, message);
         }
         let zero = Val::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) };
         let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
