@@ -151,6 +151,11 @@
 //!   text, orderings of complex numbers, shapes of no extent or whose
 //!   extents are not integers, every one, bounds of `np.arange` that are
 //!   not integers or floats and dtypes it does not make).
+//! - the calls of NumPy's functions of arrays (`np.sort`, `np.argsort`,
+//!   `np.searchsorted`, `np.linalg.norm`, `np.array`, `np.linspace`,
+//!   `np.roll`, the NaN-skipping reductions, ...) given `**` or, outside
+//!   GPU code, a keyword the lowering does not read
+//!   ([`crate::lower::npfuncs::keyword_error`]).
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -168,7 +173,8 @@ use crate::lower::arrays::{
 };
 use crate::lower::expr::array_fits;
 use crate::lower::npfuncs::{
-    array_element_via, array_of_dtype, linalg_function, nested_shape, numpy_function, NanRed, NpFn,
+    array_element_via, array_of_dtype, keyword_error, leading_keywords, linalg_function, nested_shape,
+    np_function_shown, numpy_function, NanRed, NpFn, DOUBLE_STAR,
 };
 use crate::lower::numpy::{finfo_attr, iinfo_attr, numpy_constant, numpy_func, FloatInfo, NpOp};
 use crate::lower::pymath::{math_func, MathFn};
@@ -1579,6 +1585,19 @@ impl Solver<'_> {
                 self.product(&self.ty(*a)?, &self.ty(*b)?)
             }
             Expr::Call { func, args, keywords } if self.numpy_array_function(*func).is_some() => {
+                // As the lowering's `np_function_call`: `*` arguments, then
+                // `**`, then (outside GPU code) the keywords it reads first.
+                let g = self.numpy_array_function(*func)?;
+                if !args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
+                    if let Some(k) = keywords.iter().find(|k| k.name.is_none()) {
+                        return self.refuse(e, k.range, DOUBLE_STAR);
+                    }
+                    if let (Some(known), false) = (leading_keywords(g), self.env.decl.attrs.is_device()) {
+                        if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
+                            return self.refuse(e, at, message);
+                        }
+                    }
+                }
                 match (self.numpy_array_function(*func)?, &self.body.exprs[*func]) {
                     (NpFn::ArgSortMethod, Expr::Attribute { base, .. }) if args.is_empty() => {
                         self.numpy_array_call(NpFn::ArgSort, std::slice::from_ref(base), keywords)

@@ -249,7 +249,7 @@ pub(crate) fn array_call_form(
                 _ => return Err((hir.expr_ranges[k.value], "`keepdims=` is `True` or `False` here".into())),
             },
             Some(name) => return Err((k.range, format!("{shown} takes no keyword `{name}=` in compiled code"))),
-            None => return Err((k.range, "`**` arguments are not supported".into())),
+            None => return Err((k.range, super::npfuncs::DOUBLE_STAR.into())),
         }
     }
     let mut args: Vec<hir::ExprId> = Vec::new();

@@ -241,51 +241,93 @@ pub(crate) fn array_element_via(s: Scalar, float_literal: bool, d: DType) -> Opt
     Some(if float_literal && matches!(kind(d), Kind::Int | Kind::Bool) { DType::Float64 } else { d })
 }
 
+/// `**` arguments, which compiled code does not take.
+pub(crate) const DOUBLE_STAR: &str = "`**` arguments are not supported";
+
+/// How NumPy spells the function `g` (shown in messages).
+pub(crate) fn np_function_shown(g: NpFn) -> &'static str {
+    match g {
+        NpFn::Sort => "`np.sort`",
+        NpFn::SortInPlace => "`.sort()`",
+        NpFn::ArgSort => "`np.argsort`",
+        NpFn::Partition => "`np.partition`",
+        NpFn::ArgSortMethod => "`.argsort()`",
+        NpFn::Linspace => "`np.linspace`",
+        NpFn::Outer => "`np.outer`",
+        NpFn::Roll => "`np.roll`",
+        NpFn::Cross => "`np.cross`",
+        NpFn::Concatenate => "`np.concatenate`",
+        NpFn::Diff => "`np.diff`",
+        NpFn::FlatNonzero => "`np.flatnonzero`",
+        NpFn::Unique => "`np.unique`",
+        NpFn::Trace => "`np.trace`",
+        NpFn::TraceMethod => "`.trace()`",
+        NpFn::Eye => "`np.eye`",
+        NpFn::Identity => "`np.identity`",
+        NpFn::Histogram => "`np.histogram`",
+        NpFn::Searchsorted => "`np.searchsorted`",
+        NpFn::Norm => "`np.linalg.norm`",
+        NpFn::Det => "`np.linalg.det`",
+        NpFn::Eigh => "`np.linalg.eigh`",
+        NpFn::EigvalsH => "`np.linalg.eigvalsh`",
+        NpFn::ArrayOf => "`np.array`",
+        NpFn::Var => "`np.var`",
+        NpFn::Std => "`np.std`",
+        NpFn::VarMethod => "`.var()`",
+        NpFn::StdMethod => "`.std()`",
+        NpFn::Nan(r) => match r {
+            NanRed::Sum => "`np.nansum`",
+            NanRed::Prod => "`np.nanprod`",
+            NanRed::Min => "`np.nanmin`",
+            NanRed::Max => "`np.nanmax`",
+            NanRed::ArgMin => "`np.nanargmin`",
+            NanRed::ArgMax => "`np.nanargmax`",
+            NanRed::Mean => "`np.nanmean`",
+            NanRed::Var => "`np.nanvar`",
+            NanRed::Std => "`np.nanstd`",
+        },
+    }
+}
+
+/// The keywords the lowering of `g` reads first (refusing any other, and
+/// any given twice), for the functions whose lowering starts there.
+pub(crate) fn leading_keywords(g: NpFn) -> Option<&'static [&'static str]> {
+    Some(match g {
+        NpFn::Sort | NpFn::SortInPlace | NpFn::Partition | NpFn::Outer | NpFn::Det | NpFn::Cross => &[],
+        NpFn::ArgSort | NpFn::ArgSortMethod => &["kind"],
+        NpFn::Searchsorted => &["v", "side", "sorter"],
+        NpFn::Linspace => &["start", "stop", "num", "endpoint"],
+        NpFn::Roll => &["shift", "axis"],
+        NpFn::Eigh | NpFn::EigvalsH => &["UPLO"],
+        NpFn::Norm => &["ord"],
+        NpFn::ArrayOf => &["dtype"],
+        NpFn::Var | NpFn::Std | NpFn::VarMethod | NpFn::StdMethod | NpFn::Nan(NanRed::Var | NanRed::Std) => &["ddof"],
+        NpFn::Nan(_) => &[],
+        _ => return None,
+    })
+}
+
+/// Why a call of `shown` whose lowering reads the keywords `known` is
+/// refused: a keyword not among them, or one given twice.
+pub(crate) fn keyword_error(keywords: &[hir::Keyword], known: &[&str], shown: &str) -> Option<(TextRange, String)> {
+    let mut seen: Vec<&str> = Vec::new();
+    for k in keywords {
+        let name = k.name.as_deref().unwrap_or("");
+        if !known.contains(&name) {
+            return Some((k.range, format!("{shown} takes no keyword `{name}=` in compiled code")));
+        }
+        if seen.contains(&name) {
+            return Some((k.range, format!("`{name}=` is given twice")));
+        }
+        seen.push(name);
+    }
+    None
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// What `f` names among this module's functions, and its name as
     /// NumPy spells it (shown in messages).
     pub(super) fn np_function_target(&self, f: hir::ExprId) -> Option<(NpFn, &'static str)> {
-        let shown = |g: NpFn| match g {
-            NpFn::Sort => "`np.sort`",
-            NpFn::SortInPlace => "`.sort()`",
-            NpFn::ArgSort => "`np.argsort`",
-            NpFn::Partition => "`np.partition`",
-            NpFn::ArgSortMethod => "`.argsort()`",
-            NpFn::Linspace => "`np.linspace`",
-            NpFn::Outer => "`np.outer`",
-            NpFn::Roll => "`np.roll`",
-            NpFn::Cross => "`np.cross`",
-            NpFn::Concatenate => "`np.concatenate`",
-            NpFn::Diff => "`np.diff`",
-            NpFn::FlatNonzero => "`np.flatnonzero`",
-            NpFn::Unique => "`np.unique`",
-            NpFn::Trace => "`np.trace`",
-            NpFn::TraceMethod => "`.trace()`",
-            NpFn::Eye => "`np.eye`",
-            NpFn::Identity => "`np.identity`",
-            NpFn::Histogram => "`np.histogram`",
-            NpFn::Searchsorted => "`np.searchsorted`",
-            NpFn::Norm => "`np.linalg.norm`",
-            NpFn::Det => "`np.linalg.det`",
-            NpFn::Eigh => "`np.linalg.eigh`",
-            NpFn::EigvalsH => "`np.linalg.eigvalsh`",
-            NpFn::ArrayOf => "`np.array`",
-            NpFn::Var => "`np.var`",
-            NpFn::Std => "`np.std`",
-            NpFn::VarMethod => "`.var()`",
-            NpFn::StdMethod => "`.std()`",
-            NpFn::Nan(r) => match r {
-                NanRed::Sum => "`np.nansum`",
-                NanRed::Prod => "`np.nanprod`",
-                NanRed::Min => "`np.nanmin`",
-                NanRed::Max => "`np.nanmax`",
-                NanRed::ArgMin => "`np.nanargmin`",
-                NanRed::ArgMax => "`np.nanargmax`",
-                NanRed::Mean => "`np.nanmean`",
-                NanRed::Var => "`np.nanvar`",
-                NanRed::Std => "`np.nanstd`",
-            },
-        };
         let found = match &self.hir.exprs[f] {
             hir::Expr::Name(_) => match self.global_of(f) {
                 Some(Global::Boundary { module, name }) if module == "numpy" => numpy_function(name),
@@ -323,7 +365,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             _ => None,
         };
-        found.map(|g| (g, shown(g)))
+        found.map(|g| (g, np_function_shown(g)))
     }
 
     /// Whether `e` is `np.linalg` (or `linalg` imported from NumPy).
@@ -344,7 +386,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return self.err(&self.range(s), "`*` arguments are not supported");
         }
         if let Some(k) = c.keywords.iter().find(|k| k.name.is_none()) {
-            return self.err(&k.range, "`**` arguments are not supported");
+            return self.err(&k.range, DOUBLE_STAR);
         }
         let creates = matches!(
             f,
@@ -407,20 +449,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         known: &[&str],
         shown: &str,
     ) -> Option<Vec<(&'h str, hir::ExprId)>> {
-        let mut out = Vec::new();
-        for k in c.keywords {
-            let name = k.name.as_deref().unwrap_or("");
-            if !known.contains(&name) {
-                self.err(&k.range, format!("{shown} takes no keyword `{name}=` in compiled code"));
-                return None;
-            }
-            if out.iter().any(|(n, _)| *n == name) {
-                self.err(&k.range, format!("`{name}=` is given twice"));
-                return None;
-            }
-            out.push((name, k.value));
+        if let Some((at, message)) = keyword_error(c.keywords, known, shown) {
+            self.err(&at, message);
+            return None;
         }
-        Some(out)
+        Some(c.keywords.iter().map(|k| (k.name.as_deref().unwrap_or(""), k.value)).collect())
     }
 
     /// The one array argument of a call, of numbers (complex ones only
