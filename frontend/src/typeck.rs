@@ -155,7 +155,10 @@
 //!   `np.searchsorted`, `np.linalg.norm`, `np.array`, `np.linspace`,
 //!   `np.roll`, the NaN-skipping reductions, ...) given `**` or, outside
 //!   GPU code, a keyword the lowering does not read
-//!   ([`crate::lower::npfuncs::keyword_error`]).
+//!   ([`crate::lower::npfuncs::keyword_error`]); `np.array` of a count of
+//!   arguments it does not take, a dtype given twice or refused, a
+//!   ragged list or none, elements that are arrays, tuples or text, a
+//!   complex number where the dtype is not ([`Solver::array_of_error`]).
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -1596,6 +1599,11 @@ impl Solver<'_> {
                         if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
                             return self.refuse(e, at, message);
                         }
+                        if g == NpFn::ArrayOf {
+                            if let Some((at, message)) = self.array_of_error(e, args, keywords) {
+                                return self.refuse(e, at, message);
+                            }
+                        }
                     }
                 }
                 match (self.numpy_array_function(*func)?, &self.body.exprs[*func]) {
@@ -2723,21 +2731,13 @@ impl Solver<'_> {
     ) -> Option<(TextRange, String)> {
         use crate::lower::arrays::{
             arange_bound_error, arange_common, arange_dtype_error, axes_error, axis_constant_error, empty_shape_error,
-            extent_error, not_an_array_error, reduced_dtype_error, removed_dtype_error, some_axes_error,
-            unknown_dtype_error, FILL_NOT_A_NUMBER, TEXT_ARRAY, TUPLE_AXIS,
+            extent_error, not_an_array_error, reduced_dtype_error, some_axes_error, FILL_NOT_A_NUMBER, TEXT_ARRAY,
+            TUPLE_AXIS,
         };
         let body = self.body;
         let at = |e: ExprId| body.expr_ranges[e];
         let args = &form.args;
-        // A parameter that may be `None`, read where no test narrows it,
-        // is the lowering's to refuse (as a read of `None`).
-        let maybe_none = |e: ExprId| match body.exprs[e] {
-            Expr::Name(Name::Local(id)) if body.locals[id].kind == LocalKind::Param => {
-                let decl = self.env.decl;
-                decl.params.iter().position(|(n, _)| **n == *body.locals[id].name).is_none_or(|i| decl.maybe_none[i])
-            }
-            _ => false,
-        };
+        let maybe_none = |e: ExprId| self.maybe_none(e);
         // The axes, read first (as the lowering's `axis_arg`).
         let single = matches!(f, ArrFn::Cumsum | ArrFn::Reduce(Red::ArgMin | Red::ArgMax));
         let mut ks: Option<Vec<i64>> = None;
@@ -2768,44 +2768,11 @@ impl Solver<'_> {
             }
             ks = Some(axes);
         }
-        // The dtype, read next (as the lowering's `dtype_arg`), where it
-        // certainly names no dtype compiled code creates arrays of.
+        // The dtype, read next (as the lowering's `dtype_arg`).
         let dtype = match form.dtype_expr {
             Some(d) => {
-                if let Some(name) = self.numpy_attr(d) {
-                    if let Some(message) = removed_dtype_error(name) {
-                        return Some((at(d), message));
-                    }
-                    match numpy_dtype(name) {
-                        Some(t) if t.is_text() => return Some((at(d), TEXT_ARRAY.into())),
-                        Some(_) => {}
-                        None => return Some((at(d), unknown_dtype_error(&body.dotted(d)?))),
-                    }
-                }
-                if let Expr::Literal(Lit::Str(text)) = &body.exprs[d] {
-                    match numpy_dtype(text) {
-                        Some(t) if t.is_text() => return Some((at(d), TEXT_ARRAY.into())),
-                        Some(_) => {}
-                        None => return Some((at(d), unknown_dtype_error(&format!("\"{text}\"")))),
-                    }
-                }
-                // `Str`, `postyp.Bytes`: the casts' dtypes.
-                let named = match &body.exprs[d] {
-                    Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
-                        Some(Global::Type(t)) => Some(*t),
-                        _ => None,
-                    },
-                    Expr::Attribute { base, attr } => match &body.exprs[*base] {
-                        Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m) {
-                            Some(Global::Namespace(Namespace::Postyp)) => DType::from_name(attr),
-                            _ => None,
-                        },
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                if named.is_some_and(|t| t.is_text()) {
-                    return Some((at(d), TEXT_ARRAY.into()));
+                if let Some(error) = self.dtype_error(d) {
+                    return Some(error);
                 }
                 Some(self.dtype_arg(d)?)
             }
@@ -2932,6 +2899,132 @@ impl Solver<'_> {
             }
             ArrFn::Reshape => None,
         }
+    }
+
+    /// Whether `e` is a parameter that may be `None`: read where no test
+    /// narrows it, the lowering refuses it (as a read of `None`) first.
+    fn maybe_none(&self, e: ExprId) -> bool {
+        let body = self.body;
+        match body.exprs[e] {
+            Expr::Name(Name::Local(id)) if body.locals[id].kind == LocalKind::Param => {
+                let decl = self.env.decl;
+                decl.params.iter().position(|(n, _)| **n == *body.locals[id].name).is_none_or(|i| decl.maybe_none[i])
+            }
+            _ => false,
+        }
+    }
+
+    /// Why the lowering's `dtype_arg` certainly refuses the dtype
+    /// argument `d`: a NumPy name of no dtype or one NumPy 2 removed, a
+    /// string naming no dtype, a dtype of text.
+    fn dtype_error(&self, d: ExprId) -> Option<(TextRange, String)> {
+        use crate::lower::arrays::{removed_dtype_error, unknown_dtype_error, TEXT_ARRAY};
+        let body = self.body;
+        let at = |e: ExprId| body.expr_ranges[e];
+        if let Some(name) = self.numpy_attr(d) {
+            if let Some(message) = removed_dtype_error(name) {
+                return Some((at(d), message));
+            }
+            match numpy_dtype(name) {
+                Some(t) if t.is_text() => return Some((at(d), TEXT_ARRAY.into())),
+                Some(_) => {}
+                None => return Some((at(d), unknown_dtype_error(&body.dotted(d)?))),
+            }
+        }
+        if let Expr::Literal(Lit::Str(text)) = &body.exprs[d] {
+            match numpy_dtype(text) {
+                Some(t) if t.is_text() => return Some((at(d), TEXT_ARRAY.into())),
+                Some(_) => {}
+                None => return Some((at(d), unknown_dtype_error(&format!("\"{text}\"")))),
+            }
+        }
+        // `Str`, `postyp.Bytes`: the casts' dtypes.
+        let named = match &body.exprs[d] {
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
+                Some(Global::Type(t)) => Some(*t),
+                _ => None,
+            },
+            Expr::Attribute { base, attr } => match &body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m) {
+                    Some(Global::Namespace(Namespace::Postyp)) => DType::from_name(attr),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        if named.is_some_and(|t| t.is_text()) {
+            return Some((at(d), TEXT_ARRAY.into()));
+        }
+        None
+    }
+
+    /// Why the lowering refuses `np.array(args)` (its keywords `dtype=` at
+    /// most, once), where it certainly does: a count of arguments, a dtype
+    /// given twice or refused, a ragged list or none, an element that is
+    /// an array, a tuple or text, a complex number where the dtype is not.
+    fn array_of_error(&self, e: ExprId, args: &[ExprId], keywords: &[Keyword]) -> Option<(TextRange, String)> {
+        use crate::lower::npfuncs::{array_of_count_error, complex_element_error, list_element_error};
+        let body = self.body;
+        let at = |e: ExprId| body.expr_ranges[e];
+        let shown = np_function_shown(NpFn::ArrayOf);
+        if args.is_empty() || args.len() > 2 {
+            return Some((at(e), array_of_count_error(shown)));
+        }
+        let dtype_expr = match (keywords.first(), args.get(1)) {
+            (Some(_), Some(&p)) => return Some((at(p), crate::lower::arrays::DTYPE_TWICE.into())),
+            (Some(k), None) => Some(k.value),
+            (None, p) => p.copied(),
+        };
+        let dtype = match dtype_expr {
+            Some(d) => {
+                if let Some(error) = self.dtype_error(d) {
+                    return Some(error);
+                }
+                Some(self.dtype_arg(d)?)
+            }
+            None => None,
+        };
+        match &body.exprs[args[0]] {
+            Expr::Name(Name::Local(id)) if self.states[*id].list.is_some() => return None,
+            Expr::Refused { .. } => return None,
+            _ => {}
+        }
+        let elements = |x: ExprId| match &body.exprs[x] {
+            Expr::List(es) | Expr::Tuple(es) => Some(es.to_vec()),
+            _ => None,
+        };
+        let leaves = match nested_shape(args[0], &elements) {
+            Ok((_, leaves)) => leaves,
+            Err((x, why)) => {
+                if why == crate::lower::npfuncs::Nesting::NotList && (self.ty(x).is_none() || self.maybe_none(x)) {
+                    return None;
+                }
+                return Some((at(x), why.message(shown)));
+            }
+        };
+        let mut numbers = Vec::with_capacity(leaves.len());
+        for x in leaves {
+            if self.maybe_none(x) {
+                return None;
+            }
+            let t = self.ty(x)?;
+            let (array, tuple) = (matches!(t, Ty::Arr(_)), matches!(t, Ty::Tuple(_)));
+            if let Some(message) = list_element_error(shown, array, tuple, t.scalar()) {
+                return Some((at(x), message));
+            }
+            numbers.push((x, t));
+        }
+        let d = array_of_dtype(dtype, numbers.iter().filter_map(|(_, t)| t.scalar()))?;
+        for (x, t) in &numbers {
+            let float_literal = matches!(t, Ty::Lit { lit: Lit::Float(_), .. });
+            match array_element_via(t.scalar()?, float_literal, d) {
+                None => return Some((at(*x), complex_element_error(d))),
+                Some(via) if !t.converts_to(via) => return None,
+                Some(_) => {}
+            }
+        }
+        None
     }
 
     /// `a.transpose()`, `a.ravel()`, `a.flatten()`, `a.reshape(shape)`

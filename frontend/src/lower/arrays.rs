@@ -68,6 +68,9 @@ pub(crate) enum Red {
     All,
 }
 
+/// A dtype given both by position and as `dtype=`.
+pub(crate) const DTYPE_TWICE: &str = "the dtype is given twice";
+
 /// Compiled code creates no array of text.
 pub(crate) const TEXT_ARRAY: &str = "arrays of Str or Bytes cannot be created in compiled code";
 
@@ -297,7 +300,7 @@ pub(crate) fn array_call_form(
         ));
     }
     let dtype_expr = match (dtype_kw, args.get(need).filter(|_| dtype_pos)) {
-        (Some(_), Some(&p)) => return Err((hir.expr_ranges[p], "the dtype is given twice".into())),
+        (Some(_), Some(&p)) => return Err((hir.expr_ranges[p], DTYPE_TWICE.into())),
         (Some(k), None) => Some(k),
         (None, Some(&p)) => Some(p),
         (None, None) if f == ArrFn::Astype => return Err((call_at, format!("{shown} takes a dtype"))),

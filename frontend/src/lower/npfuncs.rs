@@ -241,6 +241,29 @@ pub(crate) fn array_element_via(s: Scalar, float_literal: bool, d: DType) -> Opt
     Some(if float_literal && matches!(kind(d), Kind::Int | Kind::Bool) { DType::Float64 } else { d })
 }
 
+/// `np.array` (shown as `shown`) of a count of arguments it does not take.
+pub(crate) fn array_of_count_error(shown: &str) -> String {
+    format!("{shown} takes a list of numbers (and a dtype) here")
+}
+
+/// Why `np.array` (shown as `shown`) does not take an element of a list
+/// that is an array, a tuple, or a number of the type `s`.
+pub(crate) fn list_element_error(shown: &str, array: bool, tuple: bool, s: Option<Scalar>) -> Option<String> {
+    if array {
+        Some(format!("{shown} takes a list of numbers here, not of arrays"))
+    } else if tuple {
+        Some(format!("{shown} takes a list of numbers here, not of tuples"))
+    } else {
+        let d = s?.dtype;
+        d.is_text().then(|| format!("{shown} takes numbers here, not {}", d.name()))
+    }
+}
+
+/// A complex number stored in an array of `d`, which is not complex.
+pub(crate) fn complex_element_error(d: DType) -> String {
+    format!("a complex number cannot be stored in an array of {}", d.name())
+}
+
 /// `**` arguments, which compiled code does not take.
 pub(crate) const DOUBLE_STAR: &str = "`**` arguments are not supported";
 
@@ -492,10 +515,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let Some(kws) = self.keywords_of(c, &["dtype"], shown) else { return Val::Err };
         let args = c.args;
         if args.is_empty() || args.len() > 2 {
-            return self.err(&c.at, format!("{shown} takes a list of numbers (and a dtype) here"));
+            return self.err(&c.at, array_of_count_error(shown));
         }
         let dtype_expr = match (kws.first(), args.get(1)) {
-            (Some(_), Some(&p)) => return self.err(&self.range(p), "the dtype is given twice"),
+            (Some(_), Some(&p)) => return self.err(&self.range(p), super::arrays::DTYPE_TWICE),
             (Some((_, k)), None) => Some(*k),
             (None, p) => p.copied(),
         };
@@ -529,14 +552,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let e = self.range(e);
             match &v {
                 Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
-                Val::Arr { .. } => return self.err(&e, format!("{shown} takes a list of numbers here, not of arrays")),
-                Val::Tuple(_) => return self.err(&e, format!("{shown} takes a list of numbers here, not of tuples")),
                 Val::Void => return self.err(&e, "this call returns nothing"),
-                Val::Num { s, .. } | Val::Lit { s, .. } if s.dtype.is_text() => {
-                    let d = s.dtype;
-                    return self.err(&e, format!("{shown} takes numbers here, not {}", d.name()));
+                _ => {
+                    let (array, tuple) = (matches!(v, Val::Arr { .. }), matches!(v, Val::Tuple(_)));
+                    if let Some(message) = list_element_error(shown, array, tuple, v.scalar()) {
+                        return self.err(&e, message);
+                    }
                 }
-                Val::Num { .. } | Val::Lit { .. } => {}
             }
             vals.push((v, e));
         }
@@ -571,7 +593,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let s = v.scalar()?;
             let float_literal = matches!(v, Val::Lit { lit: Lit::Float(_), .. });
             let Some(via) = array_element_via(s, float_literal, d) else {
-                self.err(&e, format!("a complex number cannot be stored in an array of {}", d.name()));
+                self.err(&e, complex_element_error(d));
                 return None;
             };
             let x = if via != d {
