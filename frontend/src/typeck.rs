@@ -158,7 +158,11 @@
 //!   ([`crate::lower::npfuncs::keyword_error`]); `np.array` of a count of
 //!   arguments it does not take, a dtype given twice or refused, a
 //!   ragged list or none, elements that are arrays, tuples or text, a
-//!   complex number where the dtype is not ([`Solver::array_of_error`]).
+//!   complex number where the dtype is not ([`Solver::array_of_error`]);
+//!   `np.linspace` of too many arguments, one given twice, no start or
+//!   stop, an endpoint that is no constant, bounds that are not real
+//!   numbers, a number of samples that is not an integer
+//!   ([`Solver::linspace_error`]).
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -1599,10 +1603,13 @@ impl Solver<'_> {
                         if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
                             return self.refuse(e, at, message);
                         }
-                        if g == NpFn::ArrayOf {
-                            if let Some((at, message)) = self.array_of_error(e, args, keywords) {
-                                return self.refuse(e, at, message);
-                            }
+                        let error = match g {
+                            NpFn::ArrayOf => self.array_of_error(e, args, keywords),
+                            NpFn::Linspace => self.linspace_error(e, args, keywords),
+                            _ => None,
+                        };
+                        if let Some((at, message)) = error {
+                            return self.refuse(e, at, message);
                         }
                     }
                 }
@@ -3025,6 +3032,44 @@ impl Solver<'_> {
             }
         }
         None
+    }
+
+    /// Why the lowering refuses `np.linspace(args)` (of its four keywords
+    /// at most, each once), where it certainly does: the arguments
+    /// ([`crate::lower::grids::linspace_form`]), bounds that are not real
+    /// numbers of a common type, a number of samples that is not an
+    /// integer.
+    fn linspace_error(&self, e: ExprId, args: &[ExprId], keywords: &[Keyword]) -> Option<(TextRange, String)> {
+        use crate::lower::grids::{linspace_bound, linspace_form, samples_error};
+        let body = self.body;
+        let shown = np_function_shown(NpFn::Linspace);
+        let (start, stop, num, _) = match linspace_form(body, args, keywords, shown, body.expr_ranges[e]) {
+            Ok(form) => form,
+            Err(error) => return Some(error),
+        };
+        let mut common = Scalar::weak(DType::Float64);
+        let mut bounds = Vec::new();
+        for x in [start, stop] {
+            if self.maybe_none(x) {
+                return None;
+            }
+            let t = self.ty(x)?;
+            common = match linspace_bound(shown, t.scalar(), common) {
+                Ok(p) => p,
+                Err(message) => return Some((body.expr_ranges[x], message)),
+            };
+            bounds.push(t);
+        }
+        let d = if common.weak || kind(common.dtype) != Kind::Float { DType::Float64 } else { common.dtype };
+        let num = num?;
+        if self.maybe_none(num) || !bounds.iter().all(|b| b.converts_to(d)) {
+            return None;
+        }
+        let t = self.ty(num)?;
+        match t.scalar() {
+            Some(s) if kind(s.dtype) <= Kind::Int => None,
+            _ => Some((body.expr_ranges[num], samples_error(shown))),
+        }
     }
 
     /// `a.transpose()`, `a.ravel()`, `a.flatten()`, `a.reshape(shape)`

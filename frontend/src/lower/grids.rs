@@ -27,51 +27,82 @@
 
 use super::*;
 
+/// The start, stop, number and endpoint of `np.linspace` (shown as
+/// `shown`) called with `args` and `keywords` (the four names at most),
+/// or why compiled code refuses them whatever their values: too many, one
+/// given twice, no start or stop, an endpoint that is no Bool constant.
+#[allow(clippy::type_complexity)]
+pub(crate) fn linspace_form(
+    hir: &hir::Body,
+    args: &[hir::ExprId],
+    keywords: &[hir::Keyword],
+    shown: &str,
+    call_at: TextRange,
+) -> Result<(hir::ExprId, hir::ExprId, Option<hir::ExprId>, bool), (TextRange, String)> {
+    if args.len() > 4 {
+        return Err((call_at, format!("{shown} takes a start, a stop, a number and an endpoint here")));
+    }
+    let mut given: [Option<hir::ExprId>; 4] = [None; 4];
+    for (k, &a) in args.iter().enumerate() {
+        given[k] = Some(a);
+    }
+    for kw in keywords {
+        let name = kw.name.as_deref().unwrap_or("");
+        let Some(k) = ["start", "stop", "num", "endpoint"].iter().position(|n| *n == name) else { continue };
+        if given[k].is_some() {
+            return Err((hir.expr_ranges[kw.value], format!("`{name}` is given twice")));
+        }
+        given[k] = Some(kw.value);
+    }
+    let [Some(start_e), Some(stop_e), num_e, endpoint_e] = given else {
+        return Err((call_at, format!("{shown} takes a start and a stop")));
+    };
+    let endpoint = match endpoint_e.map(|e| (e, &hir.exprs[e])) {
+        None => true,
+        Some((_, hir::Expr::Literal(Lit::Bool(b)))) => *b,
+        Some((e, _)) => return Err((hir.expr_ranges[e], "the endpoint is the constant `True` or `False` here".into())),
+    };
+    Ok((start_e, stop_e, num_e, endpoint))
+}
+
+/// `common` promoted with a bound of `np.linspace` (shown as `shown`) of
+/// the type `s` (`None`: not a number), or why it is refused: not a
+/// number, not a real one, or of no common type.
+pub(crate) fn linspace_bound(shown: &str, s: Option<Scalar>, common: Scalar) -> Result<Scalar, String> {
+    let Some(s) = s else { return Err(format!("{shown} takes numbers here")) };
+    if kind(s.dtype) > Kind::Float {
+        return Err(format!("{shown} takes real numbers here, not {}", s.dtype.name()));
+    }
+    promote(common, s).ok_or_else(|| format!("{shown} of {}", s.dtype.name()))
+}
+
+/// A number of samples of `np.linspace` (shown as `shown`) that is not an
+/// integer.
+pub(crate) fn samples_error(shown: &str) -> String {
+    format!("the number of samples of {shown} is an integer")
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// `np.linspace(start, stop, num=50, endpoint=True)`.
     pub(super) fn linspace_call(&mut self, shown: &str, c: &CallExpr) -> Val {
-        let Some(kws) = self.keywords_of(c, &["start", "stop", "num", "endpoint"], shown) else { return Val::Err };
-        let args = c.args;
-        if args.len() > 4 {
-            return self.err(&c.at, format!("{shown} takes a start, a stop, a number and an endpoint here"));
+        if self.keywords_of(c, &["start", "stop", "num", "endpoint"], shown).is_none() {
+            return Val::Err;
         }
-        let mut given: [Option<hir::ExprId>; 4] = [None; 4];
-        for (k, &a) in args.iter().enumerate() {
-            given[k] = Some(a);
-        }
-        for &(name, e) in &kws {
-            let k = ["start", "stop", "num", "endpoint"].iter().position(|n| *n == name).expect("a known keyword");
-            if given[k].is_some() {
-                return self.err(&self.range(e), format!("`{name}` is given twice"));
-            }
-            given[k] = Some(e);
-        }
-        let [Some(start_e), Some(stop_e), num_e, endpoint_e] = given else {
-            return self.err(&c.at, format!("{shown} takes a start and a stop"));
-        };
-        let endpoint = match endpoint_e.map(|e| (e, &self.hir.exprs[e])) {
-            None => true,
-            Some((_, hir::Expr::Literal(Lit::Bool(b)))) => *b,
-            Some((e, _)) => return self.err(&self.range(e), "the endpoint is the constant `True` or `False` here"),
+        let (start_e, stop_e, num_e, endpoint) = match linspace_form(self.hir, c.args, c.keywords, shown, c.at) {
+            Ok(form) => form,
+            Err((at, message)) => return self.err(&at, message),
         };
         let mut bounds = Vec::new();
         let mut common = Scalar::weak(DType::Float64);
         for e in [start_e, stop_e] {
             let v = self.expr(e);
             let at = self.range(e);
-            let Some(s) = v.scalar() else {
-                return if matches!(v, Val::Err) {
-                    Val::Err
-                } else {
-                    self.err(&at, format!("{shown} takes numbers here"))
-                };
-            };
-            if kind(s.dtype) > Kind::Float {
-                return self.err(&at, format!("{shown} takes real numbers here, not {}", s.dtype.name()));
+            if matches!(v, Val::Err) {
+                return Val::Err;
             }
-            common = match promote(common, s) {
-                Some(p) => p,
-                None => return self.err(&at, format!("{shown} of {}", s.dtype.name())),
+            common = match linspace_bound(shown, v.scalar(), common) {
+                Ok(p) => p,
+                Err(message) => return self.err(&at, message),
             };
             bounds.push((v, at));
         }
@@ -94,7 +125,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         None => return Val::Err,
                     },
                     _ if matches!(v, Val::Err) => return Val::Err,
-                    _ => return self.err(&at, format!("the number of samples of {shown} is an integer")),
+                    _ => return self.err(&at, samples_error(shown)),
                 }
             }
         };

@@ -49,7 +49,7 @@ mod diagonals;
 mod elementwise;
 pub(crate) mod expr;
 mod gather;
-mod grids;
+pub(crate) mod grids;
 pub(crate) mod histograms;
 pub(crate) mod linalg;
 mod lists;
