@@ -162,7 +162,11 @@
 //!   `np.linspace` of too many arguments, one given twice, no start or
 //!   stop, an endpoint that is no constant, bounds that are not real
 //!   numbers, a number of samples that is not an integer
-//!   ([`Solver::linspace_error`]).
+//!   ([`Solver::linspace_error`]); `np.outer` and `np.roll` of counts of
+//!   arguments they do not take, one given twice, what is not an array of
+//!   numbers ([`crate::lower::npfuncs::numeric_array_error`]) or not of
+//!   one axis, axes out of range or no constants, shifts that are not
+//!   integers ([`Solver::outer_error`], [`Solver::roll_error`]).
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -1606,6 +1610,8 @@ impl Solver<'_> {
                         let error = match g {
                             NpFn::ArrayOf => self.array_of_error(e, args, keywords),
                             NpFn::Linspace => self.linspace_error(e, args, keywords),
+                            NpFn::Outer => self.outer_error(e, args),
+                            NpFn::Roll => self.roll_error(e, args, keywords),
                             _ => None,
                         };
                         if let Some((at, message)) = error {
@@ -2762,12 +2768,7 @@ impl Solver<'_> {
                     // What is certainly no integer constant: not an
                     // integer, or a number parameter never bound again.
                     _ if maybe_none(*x) => return None,
-                    t if t.scalar().is_none_or(|s| kind(s.dtype) != Kind::Int)
-                        || matches!(body.exprs[*x], Expr::Name(Name::Local(id))
-                            if body.locals[id].kind == LocalKind::Param
-                                && self.states[id].bindings == 0
-                                && scalar_parameter(self.env, &body.locals[id].name).is_some()) =>
-                    {
+                    t if t.scalar().is_none_or(|s| kind(s.dtype) != Kind::Int) || self.number_parameter(*x) => {
                         return Some((at(*x), axis_constant_error(shown)));
                     }
                     _ => return None,
@@ -3069,6 +3070,104 @@ impl Solver<'_> {
         match t.scalar() {
             Some(s) if kind(s.dtype) <= Kind::Int => None,
             _ => Some((body.expr_ranges[num], samples_error(shown))),
+        }
+    }
+
+    /// Whether `e` is a number parameter (not one that may be `None`)
+    /// never bound again: no constant.
+    fn number_parameter(&self, e: ExprId) -> bool {
+        let body = self.body;
+        matches!(body.exprs[e], Expr::Name(Name::Local(id))
+            if body.locals[id].kind == LocalKind::Param
+                && self.states[id].bindings == 0
+                && scalar_parameter(self.env, &body.locals[id].name).is_some())
+    }
+
+    /// The array of numbers `x` given to `shown` (complex ones only when
+    /// `complex_ok`), as the lowering's `numeric_array_arg` reads it, or
+    /// why it refuses it (`Err(None)`: not certainly).
+    fn numeric_array_of(
+        &self,
+        x: ExprId,
+        shown: &str,
+        complex_ok: bool,
+    ) -> Result<TypeData, Option<(TextRange, String)>> {
+        if self.maybe_none(x) {
+            return Err(None);
+        }
+        let t = self.ty(x).ok_or(None)?;
+        let arr = match &t {
+            Ty::Arr(a) => Some(a),
+            _ => None,
+        };
+        if let Some(message) = crate::lower::npfuncs::numeric_array_error(shown, arr, complex_ok) {
+            return Err(Some((self.body.expr_ranges[x], message)));
+        }
+        match t {
+            Ty::Arr(a) => Ok(a),
+            _ => Err(None),
+        }
+    }
+
+    /// Why the lowering refuses `np.outer(args)`, where it certainly does:
+    /// not two arguments, not arrays of numbers of one axis, of no common
+    /// dtype.
+    fn outer_error(&self, e: ExprId, args: &[ExprId]) -> Option<(TextRange, String)> {
+        use crate::lower::grids::{outer_axes_error, outer_count_error, outer_dtypes_error};
+        let at = |x: ExprId| self.body.expr_ranges[x];
+        let shown = np_function_shown(NpFn::Outer);
+        let &[a, b] = args else { return Some((at(e), outer_count_error(shown, args.len()))) };
+        let mut tys = Vec::with_capacity(2);
+        for x in [a, b] {
+            match self.numeric_array_of(x, shown, true) {
+                Ok(t) if t.ndim() != Some(1) => return Some((at(x), outer_axes_error(shown))),
+                Ok(t) => tys.push(t),
+                Err(error) => return error,
+            }
+        }
+        let (a, b) = (tys[0].dtype, tys[1].dtype);
+        promote(Scalar::strong(a), Scalar::strong(b)).is_none().then(|| (at(e), outer_dtypes_error(shown, a, b)))
+    }
+
+    /// Why the lowering refuses `np.roll(args)` (of `shift=` and `axis=`
+    /// at most, each once), where it certainly does: the arguments
+    /// ([`crate::lower::grids::roll_form`]), what is not an array of
+    /// numbers, an axis out of range or no integer constant, a shift that
+    /// is not an integer.
+    fn roll_error(&self, e: ExprId, args: &[ExprId], keywords: &[Keyword]) -> Option<(TextRange, String)> {
+        use crate::lower::arrays::axis_bounds_error;
+        use crate::lower::grids::{roll_axis_error, roll_form, shift_error};
+        let body = self.body;
+        let at = |x: ExprId| body.expr_ranges[x];
+        let shown = np_function_shown(NpFn::Roll);
+        let (array, shift, axis) = match roll_form(body, args, keywords, shown, at(e)) {
+            Ok(form) => form,
+            Err(error) => return Some(error),
+        };
+        let ty = match self.numeric_array_of(array, shown, true) {
+            Ok(t) => t,
+            Err(error) => return error,
+        };
+        let nd = ty.ndim()?;
+        if let Some(x) = axis.filter(|x| !matches!(body.exprs[*x], Expr::None)) {
+            if self.maybe_none(x) {
+                return None;
+            }
+            match self.ty(x)? {
+                Ty::Lit { lit: Lit::Int(k), .. } if (-(nd as i128)..nd as i128).contains(&k) => {}
+                Ty::Lit { lit: Lit::Int(k), .. } => return Some((at(x), axis_bounds_error(k, nd))),
+                t if t.scalar().is_none_or(|s| kind(s.dtype) != Kind::Int) || self.number_parameter(x) => {
+                    return Some((at(x), roll_axis_error(shown)))
+                }
+                _ => return None,
+            }
+        }
+        if self.maybe_none(shift) {
+            return None;
+        }
+        match self.ty(shift)?.scalar() {
+            Some(s) if matches!(kind(s.dtype), Kind::Bool | Kind::Int) => None,
+            _ => Some((at(shift), shift_error(shown))),
         }
     }
 

@@ -122,7 +122,7 @@ pub(crate) fn axes_error(ks: &[i64], nd: usize) -> Option<String> {
     let mut axes = Vec::new();
     for &k in ks {
         if k < -n || k >= n {
-            return Some(format!("AxisError: axis {k} is out of bounds for array of dimension {nd}"));
+            return Some(axis_bounds_error(k as i128, nd));
         }
         let k = if k < 0 { k + n } else { k };
         if axes.contains(&k) {
@@ -131,6 +131,11 @@ pub(crate) fn axes_error(ks: &[i64], nd: usize) -> Option<String> {
         axes.push(k);
     }
     None
+}
+
+/// NumPy's AxisError of the axis `k` of an array of `nd` axes.
+pub(crate) fn axis_bounds_error(k: i128, nd: usize) -> String {
+    format!("AxisError: axis {k} is out of bounds for array of dimension {nd}")
 }
 
 /// A reduction over some but not all of the `nd` axes of an array.

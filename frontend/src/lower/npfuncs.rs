@@ -264,6 +264,22 @@ pub(crate) fn complex_element_error(d: DType) -> String {
     format!("a complex number cannot be stored in an array of {}", d.name())
 }
 
+/// Why a function (shown as `shown`) that takes an array of numbers
+/// (complex ones only when `complex_ok`) does not take `arr` (`None`:
+/// not an array).
+pub(crate) fn numeric_array_error(shown: &str, arr: Option<&TypeData>, complex_ok: bool) -> Option<String> {
+    let Some(ty) = arr else { return Some(format!("{shown} takes an array")) };
+    if ty.dtype.is_text() {
+        Some(format!("{shown} takes an array of numbers, not {}", ty.dtype.name()))
+    } else if ty.dtype.is_complex() && !complex_ok {
+        Some(format!("{shown} of complex numbers is not supported in compiled code"))
+    } else if ty.ndim().is_none() {
+        Some("the number of axes of this array is not known".into())
+    } else {
+        None
+    }
+}
+
 /// `**` arguments, which compiled code does not take.
 pub(crate) const DOUBLE_STAR: &str = "`**` arguments are not supported";
 
@@ -487,27 +503,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
         shown: &str,
         complex_ok: bool,
     ) -> Option<(ValueId, TypeData)> {
-        let (v, ty) = match self.expr(e) {
-            Val::Arr { v, ty } => (v, ty),
-            Val::Err => return None,
-            _ => {
-                self.err(&self.range(e), format!("{shown} takes an array"));
-                return None;
-            }
+        let v = self.expr(e);
+        if matches!(v, Val::Err) {
+            return None;
+        }
+        let arr = match &v {
+            Val::Arr { ty, .. } => Some(ty),
+            _ => None,
         };
-        if ty.dtype.is_text() {
-            self.err(&self.range(e), format!("{shown} takes an array of numbers, not {}", ty.dtype.name()));
+        if let Some(message) = numeric_array_error(shown, arr, complex_ok) {
+            self.err(&self.range(e), message);
             return None;
         }
-        if ty.dtype.is_complex() && !complex_ok {
-            self.err(&self.range(e), format!("{shown} of complex numbers is not supported in compiled code"));
-            return None;
+        match v {
+            Val::Arr { v, ty } => Some((v, ty)),
+            _ => None,
         }
-        if ty.ndim().is_none() {
-            self.err(&self.range(e), "the number of axes of this array is not known");
-            return None;
-        }
-        Some((v, ty))
     }
 
     /// `np.array(list, dtype=)`.
