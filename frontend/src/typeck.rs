@@ -166,7 +166,11 @@
 //!   arguments they do not take, one given twice, what is not an array of
 //!   numbers ([`crate::lower::npfuncs::numeric_array_error`]) or not of
 //!   one axis, axes out of range or no constants, shifts that are not
-//!   integers ([`Solver::outer_error`], [`Solver::roll_error`]).
+//!   integers ([`Solver::outer_error`], [`Solver::roll_error`]); the reads
+//!   of `np.iinfo(T).ATTR` and `np.finfo(T).ATTR` of a keyword, a count
+//!   of arguments, a dtype refused, not an integer or not inexact, an
+//!   attribute compiled code does not read
+//!   ([`crate::lower::numpy::type_info_value`]).
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -187,7 +191,7 @@ use crate::lower::npfuncs::{
     array_element_via, array_of_dtype, keyword_error, leading_keywords, linalg_function, nested_shape,
     np_function_shown, numpy_function, NanRed, NpFn, DOUBLE_STAR,
 };
-use crate::lower::numpy::{finfo_attr, iinfo_attr, numpy_constant, numpy_func, FloatInfo, NpOp};
+use crate::lower::numpy::{numpy_constant, numpy_func, NpOp};
 use crate::lower::pymath::{math_func, MathFn};
 use crate::lower::tuples::slice_indices;
 use crate::lower::{
@@ -1676,7 +1680,7 @@ impl Solver<'_> {
             }
             Expr::Attribute { base, attr } if self.type_info_of(*base).is_some() => {
                 let (which, args, keywords) = self.type_info_of(*base)?;
-                self.type_info(which, args, keywords, attr)
+                self.type_info(e, *base, which, args, keywords, attr)
             }
             // As the lowering's `attribute` of an array, or of a number.
             Expr::Attribute { base, attr } => {
@@ -2557,20 +2561,29 @@ impl Solver<'_> {
     /// `type_info` types them: constants, `iinfo`'s Python ints, `finfo`'s
     /// values NumPy scalars of `T` (of its real part) and its counts
     /// Python ints.
-    fn type_info(&self, which: &str, args: &[ExprId], keywords: &[Keyword], attr: &str) -> Option<Ty> {
-        let ([arg], []) = (args, keywords) else { return None };
-        let d = self.dtype_arg(*arg)?;
-        let python_int = |k: i128| Ty::Lit { lit: Lit::Int(k), s: Scalar::weak(DType::Int64) };
-        if which == "iinfo" {
-            return if d.is_int() { iinfo_attr(d, attr).map(python_int) } else { None };
+    fn type_info(
+        &self,
+        e: ExprId,
+        call: ExprId,
+        which: &str,
+        args: &[ExprId],
+        keywords: &[Keyword],
+        attr: &str,
+    ) -> Option<Ty> {
+        use crate::lower::numpy::{type_info_form_error, type_info_value, TypeInfoSite};
+        let body = self.body;
+        if let Some((at, message)) = type_info_form_error(which, args, keywords, body.expr_ranges[call]) {
+            return self.refuse(e, at, message);
         }
-        let real = d.complex_part().unwrap_or(d);
-        if kind(real) != Kind::Float {
-            return None;
+        let arg = args[0];
+        if let Some((at, message)) = self.dtype_error(arg) {
+            return self.refuse(e, at, message);
         }
-        match finfo_attr(real, attr)? {
-            FloatInfo::Value(x) => Some(Ty::Lit { lit: Lit::Float(x), s: Scalar::strong(real) }),
-            FloatInfo::Int(k) => Some(python_int(k)),
+        let d = self.dtype_arg(arg)?;
+        match type_info_value(which, d, attr) {
+            Ok((lit, s)) => Some(Ty::Lit { lit, s }),
+            Err((TypeInfoSite::Dtype, message)) => self.refuse(e, body.expr_ranges[arg], message),
+            Err((TypeInfoSite::Attr, message)) => self.refuse(e, body.attr_ranges[e], message),
         }
     }
 

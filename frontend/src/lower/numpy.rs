@@ -186,6 +186,66 @@ pub(crate) fn finfo_attr(d: DType, attr: &str) -> Option<FloatInfo> {
     })
 }
 
+/// Where an error of `np.iinfo(T).ATTR` is located.
+pub(crate) enum TypeInfoSite {
+    /// At the dtype `T`.
+    Dtype,
+    /// At the attribute's name.
+    Attr,
+}
+
+/// Why compiled code refuses the call `np.iinfo(...)` or `np.finfo(...)`
+/// (`which`) of `args` and `keywords`, whatever their values: a keyword,
+/// or not one argument.
+pub(crate) fn type_info_form_error(
+    which: &str,
+    args: &[hir::ExprId],
+    keywords: &[hir::Keyword],
+    call_at: TextRange,
+) -> Option<(TextRange, String)> {
+    if let Some(k) = keywords.first() {
+        return Some((k.range, format!("`numpy.{which}` takes its dtype by position in compiled code")));
+    }
+    (args.len() != 1).then(|| (call_at, format!("`numpy.{which}` takes one dtype, such as `np.{which}(np.float32)`")))
+}
+
+/// `np.iinfo(d).attr` or `np.finfo(d).attr` (`which`): a constant and its
+/// type, or why
+/// it is refused (a dtype that is not an integer or not inexact, an
+/// attribute compiled code does not read).
+pub(crate) fn type_info_value(which: &str, d: DType, attr: &str) -> Result<(Lit, Scalar), (TypeInfoSite, String)> {
+    if which == "iinfo" {
+        if !d.is_int() {
+            let message = format!("ValueError: Invalid integer data type: `np.iinfo` of {}", d.name());
+            return Err((TypeInfoSite::Dtype, message));
+        }
+        return match iinfo_attr(d, attr) {
+            Some(k) => Ok((Lit::Int(k), Scalar::weak(DType::Int64))),
+            None => Err((
+                TypeInfoSite::Attr,
+                format!("`np.iinfo` has no attribute `{attr}` in compiled code (`min`, `max`, `bits`)"),
+            )),
+        };
+    }
+    let real = d.complex_part().unwrap_or(d);
+    if kind(real) != Kind::Float {
+        let message = format!("ValueError: data type {} not inexact: `np.finfo` takes a float dtype", d.name());
+        return Err((TypeInfoSite::Dtype, message));
+    }
+    match finfo_attr(real, attr) {
+        Some(FloatInfo::Value(x)) => Ok((Lit::Float(x), Scalar::strong(real))),
+        Some(FloatInfo::Int(k)) => Ok((Lit::Int(k), Scalar::weak(DType::Int64))),
+        None => Err((
+            TypeInfoSite::Attr,
+            format!(
+                "`np.finfo` has no attribute `{attr}` in compiled code (`eps`, `epsneg`, `max`, `min`, `tiny`, \
+                 `smallest_normal`, `smallest_subnormal`, `resolution`, `bits`, `precision`, `nmant`, `nexp`, \
+                 `iexp`, `maxexp`, `minexp`, `machep`, `negep`)"
+            ),
+        )),
+    }
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// The CPython module a name is bound to (`np` for `import numpy as np`).
     pub(super) fn boundary_module(&self, e: hir::ExprId) -> Option<&'c str> {
@@ -204,42 +264,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `nmant`, `nexp`, `iexp`, `maxexp`, `minexp`, `machep` and `negep`
     /// Python ints.
     pub(super) fn type_info(&mut self, which: &str, call: &CallExpr, attr: &str, attr_at: TextRange) -> Val {
-        if let Some(k) = call.keywords.first() {
-            return self.err(&k.range, format!("`numpy.{which}` takes its dtype by position in compiled code"));
+        if let Some((at, message)) = type_info_form_error(which, call.args, call.keywords, call.at) {
+            return self.err(&at, message);
         }
-        let &[arg] = call.args else {
-            return self.err(&call.at, format!("`numpy.{which}` takes one dtype, such as `np.{which}(np.float32)`"));
-        };
+        let arg = call.args[0];
         let Some(d) = self.dtype_arg(arg) else { return Val::Err };
-        let arg = &self.range(arg);
-        if which == "iinfo" {
-            if !d.is_int() {
-                return self.err(arg, format!("ValueError: Invalid integer data type: `np.iinfo` of {}", d.name()));
-            }
-            return match iinfo_attr(d, attr) {
-                Some(k) => Val::Lit { lit: Lit::Int(k), s: Scalar::weak(DType::Int64) },
-                None => self.err(
-                    &attr_at,
-                    format!("`np.iinfo` has no attribute `{attr}` in compiled code (`min`, `max`, `bits`)"),
-                ),
-            };
-        }
-        let real = d.complex_part().unwrap_or(d);
-        if kind(real) != Kind::Float {
-            return self
-                .err(arg, format!("ValueError: data type {} not inexact: `np.finfo` takes a float dtype", d.name()));
-        }
-        match finfo_attr(real, attr) {
-            Some(FloatInfo::Value(x)) => Val::Lit { lit: Lit::Float(x), s: Scalar::strong(real) },
-            Some(FloatInfo::Int(k)) => Val::Lit { lit: Lit::Int(k), s: Scalar::weak(DType::Int64) },
-            None => self.err(
-                &attr_at,
-                format!(
-                    "`np.finfo` has no attribute `{attr}` in compiled code (`eps`, `epsneg`, `max`, `min`, `tiny`, \
-                     `smallest_normal`, `smallest_subnormal`, `resolution`, `bits`, `precision`, `nmant`, `nexp`, \
-                     `iexp`, `maxexp`, `minexp`, `machep`, `negep`)"
-                ),
-            ),
+        match type_info_value(which, d, attr) {
+            Ok((lit, s)) => Val::Lit { lit, s },
+            Err((TypeInfoSite::Dtype, message)) => self.err(&self.range(arg), message),
+            Err((TypeInfoSite::Attr, message)) => self.err(&attr_at, message),
         }
     }
 
