@@ -170,7 +170,10 @@
 //!   of `np.iinfo(T).ATTR` and `np.finfo(T).ATTR` of a keyword, a count
 //!   of arguments, a dtype refused, not an integer or not inexact, an
 //!   attribute compiled code does not read
-//!   ([`crate::lower::numpy::type_info_value`]).
+//!   ([`crate::lower::numpy::type_info_value`]); `np.round` of scalars
+//!   of a count of arguments, decimals that are no integer constant or
+//!   beyond a float's exponent, what is not a number, an integer to
+//!   negative decimals, a complex number ([`Solver::numpy_round_error`]).
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -2273,6 +2276,10 @@ impl Solver<'_> {
             return match f {
                 Library::Numpy(op, name) => match self.elementwise(&tys, |e| numpy_ufunc(op, e)) {
                     Some(t) => t,
+                    None if op == NpOp::Around => match self.numpy_round_error(e, name, args, &tys) {
+                        Some((at, message)) => self.refuse(e, at, message),
+                        None => numpy_ufunc(op, &tys),
+                    },
                     // Of scalars, as the lowering's `numpy_call` (`round`
                     // is its `numpy_round`).
                     None => match numpy_error(op, name, args.len(), &refs).filter(|_| op != NpOp::Around) {
@@ -2314,6 +2321,50 @@ impl Solver<'_> {
             },
             // `T(0.5)` of `T = type(z)`: the dtype's cast.
             Name::Local(_) => self.cast_call(e, func, args, self.dtype_local(func)?, false),
+        }
+    }
+
+    /// Why the lowering's `numpy_round` refuses `np.round(args)` of
+    /// scalars typed `tys`, where it certainly does: a count of
+    /// arguments, decimals that are no integer constant or beyond a
+    /// float's exponent, what is not a number, an integer to negative
+    /// decimals, a complex number.
+    fn numpy_round_error(&self, e: ExprId, name: &str, args: &[ExprId], tys: &[Ty]) -> Option<(TextRange, String)> {
+        use crate::lower::numpy::{
+            round_count_error, round_decimals_error, round_dtype_error, round_negative_error, round_number_error,
+            round_range_error,
+        };
+        let at = |x: ExprId| self.body.expr_ranges[x];
+        let shown = format!("numpy.{name}");
+        if args.is_empty() || args.len() > 2 {
+            return Some((at(e), round_count_error(&shown, args.len())));
+        }
+        if args.iter().any(|a| self.maybe_none(*a)) {
+            return None;
+        }
+        let decimals = match (args.get(1), tys.get(1)) {
+            (Some(_), Some(Ty::Lit { lit: Lit::Int(k), .. })) => *k,
+            (Some(&d), Some(t))
+                if t.scalar().is_none_or(|s| kind(s.dtype) != Kind::Int) || self.number_parameter(d) =>
+            {
+                return Some((at(d), round_decimals_error(&shown)));
+            }
+            (Some(_), _) => return None,
+            (None, _) => 0,
+        };
+        if decimals.unsigned_abs() >= 400 {
+            return Some((at(args[1]), round_range_error(&shown)));
+        }
+        let s = match &tys[0] {
+            Ty::Num { s, .. } | Ty::Lit { s, .. } if !s.dtype.is_text() => *s,
+            Ty::Arr(_) => return None,
+            _ => return Some((at(args[0]), round_number_error(&shown))),
+        };
+        let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+        match kind(d) {
+            Kind::Int if decimals < 0 => Some((at(args[1]), round_negative_error(&shown))),
+            Kind::Int | Kind::Bool | Kind::Float => None,
+            _ => Some((at(e), round_dtype_error(&shown, d))),
         }
     }
 

@@ -186,6 +186,36 @@ pub(crate) fn finfo_attr(d: DType, attr: &str) -> Option<FloatInfo> {
     })
 }
 
+/// `np.round` (shown as `shown`) of `n` arguments, not one or two.
+pub(crate) fn round_count_error(shown: &str, n: usize) -> String {
+    format!("`{shown}` takes a number and, optionally, decimals, not {n} arguments")
+}
+
+/// Decimals of `np.round` (shown as `shown`) that are no integer constant.
+pub(crate) fn round_decimals_error(shown: &str) -> String {
+    format!("the decimals of `{shown}` are an integer constant in compiled code")
+}
+
+/// Decimals of `np.round` (shown as `shown`) of 400 or more either way.
+pub(crate) fn round_range_error(shown: &str) -> String {
+    format!("the decimals of `{shown}` are beyond the range of a float's exponent")
+}
+
+/// `np.round` (shown as `shown`) of what is not a number.
+pub(crate) fn round_number_error(shown: &str) -> String {
+    format!("`{shown}` takes a number")
+}
+
+/// `np.round` (shown as `shown`) of an integer to negative decimals.
+pub(crate) fn round_negative_error(shown: &str) -> String {
+    format!("`{shown}` of an integer to negative decimals is not supported in compiled code")
+}
+
+/// `np.round` (shown as `shown`) of a number of `d` (complex).
+pub(crate) fn round_dtype_error(shown: &str, d: DType) -> String {
+    format!("`{shown}` of {} is not supported in compiled code", d.name())
+}
+
 /// Where an error of `np.iinfo(T).ATTR` is located.
 pub(crate) enum TypeInfoSite {
     /// At the dtype `T`.
@@ -475,7 +505,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.expr(a);
             }
             let n = args.len();
-            return self.err(c, format!("`{shown}` takes a number and, optionally, decimals, not {n} arguments"));
+            return self.err(c, round_count_error(shown, n));
         }
         let v = self.expr(args[0]);
         let at = self.range(args[0]);
@@ -484,10 +514,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Some(&d) => match self.expr(d) {
                 Val::Lit { lit: Lit::Int(k), .. } => k,
                 Val::Err => return Val::Err,
-                _ => {
-                    let msg = format!("the decimals of `{shown}` are an integer constant in compiled code");
-                    return self.err(&self.range(d), msg);
-                }
+                _ => return self.err(&self.range(d), round_decimals_error(shown)),
             },
         };
         self.numpy_round_value(v, &at, decimals, shown, c)
@@ -505,9 +532,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     ) -> Val {
         let at = *at;
         if decimals.unsigned_abs() >= 400 {
-            let msg = format!("the decimals of `{shown}` are beyond the range of a float's exponent");
             let d = c.args.get(1).map_or(c.at, |&d| self.range(d));
-            return self.err(&d, msg);
+            return self.err(&d, round_range_error(shown));
         }
         let decimals = decimals as i32;
         let s = match &v {
@@ -520,7 +546,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 );
                 return self.err(&at, msg);
             }
-            _ => return self.err(&at, format!("`{shown}` takes a number")),
+            _ => return self.err(&at, round_number_error(shown)),
         };
         let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
         let rd = match kind(d) {
@@ -528,13 +554,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let Some(x) = self.materialize(&v, d, &at) else { return Val::Err };
                 return Val::Num { v: x, s: Scalar::strong(d), nonneg: v.nonneg() };
             }
-            Kind::Int => {
-                let msg = format!("`{shown}` of an integer to negative decimals is not supported in compiled code");
-                return self.err(&self.range(c.args[1]), msg);
-            }
+            Kind::Int => return self.err(&self.range(c.args[1]), round_negative_error(shown)),
             Kind::Bool => DType::Float16,
             Kind::Float => d,
-            _ => return self.err(c, format!("`{shown}` of {} is not supported in compiled code", d.name())),
+            _ => return self.err(c, round_dtype_error(shown, d)),
         };
         let Some(x) = self.materialize(&v, rd, &at) else { return Val::Err };
         if decimals == 0 {
