@@ -136,9 +136,11 @@
 //!   fit its parameter ([`argument_error`], and [`optional_number_error`]
 //!   of a number for one that may be `None`; not of the instances of
 //!   generic functions).
-//! - the calls of NumPy's array functions and array methods (`np.zeros`,
-//!   `np.arange`, `a.sum`, `a.astype`, ...) outside GPU code that compiled
-//!   code refuses whatever their arguments' values
+//! - the calls of NumPy's functions and array methods that create arrays
+//!   in GPU code ([`crate::lower::arrays::gpu_creation_error`]; not the
+//!   reductions); the calls of NumPy's array functions and array methods
+//!   (`np.zeros`, `np.arange`, `a.sum`, `a.astype`, ...) outside GPU code
+//!   that compiled code refuses whatever their arguments' values
 //!   ([`crate::lower::arrays::array_call_form`]: a keyword they do not
 //!   take, `keepdims=` not a Bool literal, `**`, the count of arguments,
 //!   a dtype or an axis given twice, `astype` without a dtype), and the
@@ -191,7 +193,7 @@ use crate::lower::arrays::{
 };
 use crate::lower::expr::array_fits;
 use crate::lower::npfuncs::{
-    array_element_via, array_of_dtype, keyword_error, leading_keywords, linalg_function, nested_shape,
+    array_element_via, array_of_dtype, creates_array, keyword_error, leading_keywords, linalg_function, nested_shape,
     np_function_shown, numpy_function, NanRed, NpFn, DOUBLE_STAR,
 };
 use crate::lower::numpy::{numpy_constant, numpy_func, NpOp};
@@ -1610,6 +1612,9 @@ impl Solver<'_> {
                     if let Some(k) = keywords.iter().find(|k| k.name.is_none()) {
                         return self.refuse(e, k.range, DOUBLE_STAR);
                     }
+                    if creates_array(g) && self.env.decl.attrs.is_device() {
+                        return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(np_function_shown(g)));
+                    }
                     if let (Some(known), false) = (leading_keywords(g), self.env.decl.attrs.is_device()) {
                         if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
                             return self.refuse(e, at, message);
@@ -2679,7 +2684,8 @@ impl Solver<'_> {
         // What compiled code refuses whatever the arguments' values (the
         // lowering reads none of them first); in GPU code, which creates
         // no array, and of `*` arguments the lowering refuses it first.
-        if !self.env.decl.attrs.is_device() && !args.iter().any(|a| matches!(body.exprs[*a], Expr::Starred(_))) {
+        let device = self.env.decl.attrs.is_device();
+        if !args.iter().any(|a| matches!(body.exprs[*a], Expr::Starred(_))) {
             let Expr::Call { func, .. } = &body.exprs[e] else { return None };
             let shown = match (&body.exprs[*func], recv) {
                 (Expr::Attribute { attr, .. }, Some(_)) => format!("`.{attr}()`"),
@@ -2690,9 +2696,21 @@ impl Solver<'_> {
                 },
                 _ => return None,
             };
-            match crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e]) {
+            // A reduction along an axis creates an array too: the
+            // lowering's to refuse.
+            if device && !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) {
+                return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(&shown));
+            }
+            let form = if device {
+                Ok(None)
+            } else {
+                crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e])
+                    .map(Some)
+            };
+            match form {
                 Err((at, message)) => return self.refuse(e, at, message),
-                Ok(form) => {
+                Ok(None) => {}
+                Ok(Some(form)) => {
                     // Every extent of a shape that is not an integer is
                     // reported, the call refused once.
                     let mut more = Vec::new();

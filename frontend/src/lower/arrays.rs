@@ -71,6 +71,11 @@ pub(crate) enum Red {
 /// A dtype given both by position and as `dtype=`.
 pub(crate) const DTYPE_TWICE: &str = "the dtype is given twice";
 
+/// `shown`, which creates an array, called in GPU code.
+pub(crate) fn gpu_creation_error(shown: &str) -> String {
+    format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter")
+}
+
 /// Compiled code creates no array of text.
 pub(crate) const TEXT_ARRAY: &str = "arrays of Str or Bytes cannot be created in compiled code";
 
@@ -577,8 +582,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let takes_axis = matches!(f, ArrFn::Reduce(_) | ArrFn::Cumsum);
         let creates = !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) || (takes_axis && self.is_array_expr(c.id));
         if creates && self.decl.attrs.is_device() {
-            return self
-                .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
+            return self.err(c, gpu_creation_error(&shown));
         }
         let form = match array_call_form(hir, f, &shown, recv, c.args, c.keywords, c.at) {
             Ok(form) => form,

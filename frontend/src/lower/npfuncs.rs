@@ -280,6 +280,33 @@ pub(crate) fn numeric_array_error(shown: &str, arr: Option<&TypeData>, complex_o
     }
 }
 
+/// Whether the function `f` creates an array (which GPU code cannot).
+pub(crate) fn creates_array(f: NpFn) -> bool {
+    matches!(
+        f,
+        NpFn::Sort
+            | NpFn::SortInPlace
+            | NpFn::ArgSort
+            | NpFn::ArgSortMethod
+            | NpFn::Partition
+            | NpFn::ArrayOf
+            | NpFn::Linspace
+            | NpFn::Outer
+            | NpFn::Roll
+            | NpFn::Cross
+            | NpFn::Concatenate
+            | NpFn::Diff
+            | NpFn::FlatNonzero
+            | NpFn::Unique
+            | NpFn::Eye
+            | NpFn::Identity
+            | NpFn::Histogram
+            | NpFn::Det
+            | NpFn::Eigh
+            | NpFn::EigvalsH
+    )
+}
+
 /// `**` arguments, which compiled code does not take.
 pub(crate) const DOUBLE_STAR: &str = "`**` arguments are not supported";
 
@@ -427,32 +454,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(k) = c.keywords.iter().find(|k| k.name.is_none()) {
             return self.err(&k.range, DOUBLE_STAR);
         }
-        let creates = matches!(
-            f,
-            NpFn::Sort
-                | NpFn::SortInPlace
-                | NpFn::ArgSort
-                | NpFn::ArgSortMethod
-                | NpFn::Partition
-                | NpFn::ArrayOf
-                | NpFn::Linspace
-                | NpFn::Outer
-                | NpFn::Roll
-                | NpFn::Cross
-                | NpFn::Concatenate
-                | NpFn::Diff
-                | NpFn::FlatNonzero
-                | NpFn::Unique
-                | NpFn::Eye
-                | NpFn::Identity
-                | NpFn::Histogram
-                | NpFn::Det
-                | NpFn::Eigh
-                | NpFn::EigvalsH
-        );
+        let creates = creates_array(f);
         if creates && self.decl.attrs.is_device() {
-            return self
-                .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
+            return self.err(c, super::arrays::gpu_creation_error(shown));
         }
         match f {
             NpFn::Sort | NpFn::SortInPlace => self.sort_call(f, shown, c),
