@@ -136,8 +136,8 @@
 //!   fit its parameter ([`argument_error`], and [`optional_number_error`]
 //!   of a number for one that may be `None`; not of the instances of
 //!   generic functions).
-//! - the calls of NumPy's functions and array methods that create arrays
-//!   in GPU code ([`crate::lower::arrays::gpu_creation_error`]; not the
+//! - the calls of NumPy's functions and array methods given `*`
+//!   arguments; those that create arrays in GPU code ([`crate::lower::arrays::gpu_creation_error`]; not the
 //!   reductions); the calls of NumPy's array functions and array methods
 //!   (`np.zeros`, `np.arange`, `a.sum`, `a.astype`, ...) outside GPU code
 //!   that compiled code refuses whatever their arguments' values
@@ -1608,7 +1608,10 @@ impl Solver<'_> {
                 // As the lowering's `np_function_call`: `*` arguments, then
                 // `**`, then (outside GPU code) the keywords it reads first.
                 let g = self.numpy_array_function(*func)?;
-                if !args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
+                if let Some(s) = args.iter().find(|a| matches!(self.body.exprs[**a], Expr::Starred(_))) {
+                    return self.refuse(e, self.body.expr_ranges[*s], STARRED_ARGUMENT);
+                }
+                {
                     if let Some(k) = keywords.iter().find(|k| k.name.is_none()) {
                         return self.refuse(e, k.range, DOUBLE_STAR);
                     }
@@ -2685,7 +2688,10 @@ impl Solver<'_> {
         // lowering reads none of them first); in GPU code, which creates
         // no array, and of `*` arguments the lowering refuses it first.
         let device = self.env.decl.attrs.is_device();
-        if !args.iter().any(|a| matches!(body.exprs[*a], Expr::Starred(_))) {
+        if let Some(s) = args.iter().find(|a| matches!(body.exprs[**a], Expr::Starred(_))) {
+            return self.refuse(e, body.expr_ranges[*s], STARRED_ARGUMENT);
+        }
+        {
             let Expr::Call { func, .. } = &body.exprs[e] else { return None };
             let shown = match (&body.exprs[*func], recv) {
                 (Expr::Attribute { attr, .. }, Some(_)) => format!("`.{attr}()`"),

@@ -1,4 +1,4 @@
-# error: the keywords NumPy's functions of arrays do not take in compiled code (np.sort, np.argsort, np.searchsorted, np.linalg.norm, np.array, np.linspace, np.roll, the NaN-skipping reductions, ...) are the typecheck's: all reported, with no echo of the calls they refuse
+# error: the keywords and `*` arguments NumPy's functions of arrays do not take in compiled code (np.sort, np.argsort, np.searchsorted, np.linalg.norm, np.array, np.linspace, np.roll, the NaN-skipping reductions, ...) are the typecheck's: all reported, with no echo of the calls they refuse
 import numpy as np
 from postyp import Float64, Int64
 
@@ -20,4 +20,6 @@ def keywords(a: Float64[:], m: Float64[:, :], x: Float64) -> Float64:
     t = np.linalg.eigh(m, uplo="L")
     u = np.partition(a, 2, kind="introselect")
     v = np.nansum(a, dtype=np.float32)
+    w = np.sort(*(a,))
+    y = np.zeros(*(3,))
     return x

@@ -577,7 +577,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let hir = self.hir;
         let shown = if recv.is_some() { what.to_owned() } else { format!("`{what}`") };
         if let Some(&s) = c.args.iter().find(|&&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
-            return self.err(&self.range(s), "`*` arguments are not supported");
+            return self.err(&self.range(s), STARRED_ARGUMENT);
         }
         let takes_axis = matches!(f, ArrFn::Reduce(_) | ArrFn::Cumsum);
         let creates = !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) || (takes_axis && self.is_array_expr(c.id));

@@ -449,7 +449,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn np_function_call(&mut self, f: NpFn, shown: &str, c: &CallExpr) -> Val {
         let hir = self.hir;
         if let Some(&s) = c.args.iter().find(|&&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
-            return self.err(&self.range(s), "`*` arguments are not supported");
+            return self.err(&self.range(s), STARRED_ARGUMENT);
         }
         if let Some(k) = c.keywords.iter().find(|k| k.name.is_none()) {
             return self.err(&k.range, DOUBLE_STAR);
