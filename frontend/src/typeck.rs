@@ -168,7 +168,11 @@
 //!   arguments they do not take, one given twice, what is not an array of
 //!   numbers ([`crate::lower::npfuncs::numeric_array_error`]) or not of
 //!   one axis, axes out of range or no constants, shifts that are not
-//!   integers ([`Solver::outer_error`], [`Solver::roll_error`]); the reads
+//!   integers ([`Solver::outer_error`], [`Solver::roll_error`]);
+//!   `np.linalg.norm` of a count of arguments, the order given twice,
+//!   what is not an array of numbers of one or two axes, an order that is
+//!   no constant, a string order of a vector, a number order of a matrix
+//!   ([`Solver::norm_error`]); the reads
 //!   of `np.iinfo(T).ATTR` and `np.finfo(T).ATTR` of a keyword, a count
 //!   of arguments, a dtype refused, not an integer or not inexact, an
 //!   attribute compiled code does not read
@@ -1626,6 +1630,7 @@ impl Solver<'_> {
                             NpFn::ArrayOf => self.array_of_error(e, args, keywords),
                             NpFn::Linspace => self.linspace_error(e, args, keywords),
                             NpFn::Outer => self.outer_error(e, args),
+                            NpFn::Norm => self.norm_error(e, args, keywords),
                             NpFn::Roll => self.roll_error(e, args, keywords),
                             _ => None,
                         };
@@ -3256,6 +3261,53 @@ impl Solver<'_> {
         match self.ty(shift)?.scalar() {
             Some(s) if matches!(kind(s.dtype), Kind::Bool | Kind::Int) => None,
             _ => Some((at(shift), shift_error(shown))),
+        }
+    }
+
+    /// Why the lowering refuses `np.linalg.norm(args)` (of `ord=` at
+    /// most, once), where it certainly does: a count of arguments, the
+    /// order given twice, what is not an array of numbers of one or two
+    /// axes, an order that is no number constant, a string order of a
+    /// vector, a number order of a matrix.
+    fn norm_error(&self, e: ExprId, args: &[ExprId], keywords: &[Keyword]) -> Option<(TextRange, String)> {
+        use crate::lower::nanreduce::{
+            matrix_order_error, norm_axes_error, norm_count_error, order_constant_error, vector_order_error,
+            ORDER_TWICE,
+        };
+        let body = self.body;
+        let at = |x: ExprId| body.expr_ranges[x];
+        let shown = np_function_shown(NpFn::Norm);
+        if args.is_empty() || args.len() > 2 {
+            return Some((at(e), norm_count_error(shown, args.len())));
+        }
+        let order = match (keywords.first(), args.get(1)) {
+            (Some(_), Some(&p)) => return Some((at(p), ORDER_TWICE.into())),
+            (Some(k), None) => Some(k.value),
+            (None, p) => p.copied(),
+        };
+        let ty = match self.numeric_array_of(args[0], shown, true) {
+            Ok(t) => t,
+            Err(error) => return error,
+        };
+        let nd = ty.ndim()?;
+        if nd > 2 {
+            return Some((at(args[0]), norm_axes_error(shown)));
+        }
+        let x = order?;
+        match &body.exprs[x] {
+            Expr::None => return None,
+            Expr::Literal(Lit::Str(s)) if nd == 2 && matches!(s.as_str(), "fro" | "f") => return None,
+            Expr::Literal(Lit::Str(s)) if nd == 1 => return Some((at(x), vector_order_error(s))),
+            _ => {}
+        }
+        if self.maybe_none(x) {
+            return None;
+        }
+        match self.ty(x)? {
+            Ty::Lit { lit: Lit::Int(_) | Lit::Float(_), .. } => (nd == 2).then(|| (at(x), matrix_order_error(shown))),
+            Ty::Lit { .. } | Ty::Arr(_) | Ty::Tuple(_) => Some((at(x), order_constant_error(shown))),
+            Ty::Num { .. } if self.number_parameter(x) => Some((at(x), order_constant_error(shown))),
+            Ty::Num { .. } => None,
         }
     }
 

@@ -55,7 +55,7 @@ pub(crate) mod linalg;
 mod lists;
 mod maybe_none;
 pub(crate) use maybe_none::optional_number_error;
-mod nanreduce;
+pub(crate) mod nanreduce;
 mod ndindex;
 pub(crate) mod npfuncs;
 pub(crate) mod numpy;
