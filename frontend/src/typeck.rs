@@ -1610,33 +1610,32 @@ impl Solver<'_> {
             }
             Expr::Call { func, args, keywords } if self.numpy_array_function(*func).is_some() => {
                 // As the lowering's `np_function_call`: `*` arguments, then
-                // `**`, then (outside GPU code) the keywords it reads first.
+                // `**`, arrays created in GPU code, then (outside GPU code)
+                // the keywords it reads first and the arguments.
                 let g = self.numpy_array_function(*func)?;
                 if let Some(s) = args.iter().find(|a| matches!(self.body.exprs[**a], Expr::Starred(_))) {
                     return self.refuse(e, self.body.expr_ranges[*s], STARRED_ARGUMENT);
                 }
-                {
-                    if let Some(k) = keywords.iter().find(|k| k.name.is_none()) {
-                        return self.refuse(e, k.range, DOUBLE_STAR);
+                if let Some(k) = keywords.iter().find(|k| k.name.is_none()) {
+                    return self.refuse(e, k.range, DOUBLE_STAR);
+                }
+                if creates_array(g) && self.env.decl.attrs.is_device() {
+                    return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(np_function_shown(g)));
+                }
+                if let (Some(known), false) = (leading_keywords(g), self.env.decl.attrs.is_device()) {
+                    if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
+                        return self.refuse(e, at, message);
                     }
-                    if creates_array(g) && self.env.decl.attrs.is_device() {
-                        return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(np_function_shown(g)));
-                    }
-                    if let (Some(known), false) = (leading_keywords(g), self.env.decl.attrs.is_device()) {
-                        if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
-                            return self.refuse(e, at, message);
-                        }
-                        let error = match g {
-                            NpFn::ArrayOf => self.array_of_error(e, args, keywords),
-                            NpFn::Linspace => self.linspace_error(e, args, keywords),
-                            NpFn::Outer => self.outer_error(e, args),
-                            NpFn::Norm => self.norm_error(e, args, keywords),
-                            NpFn::Roll => self.roll_error(e, args, keywords),
-                            _ => None,
-                        };
-                        if let Some((at, message)) = error {
-                            return self.refuse(e, at, message);
-                        }
+                    let error = match g {
+                        NpFn::ArrayOf => self.array_of_error(e, args, keywords),
+                        NpFn::Linspace => self.linspace_error(e, args, keywords),
+                        NpFn::Outer => self.outer_error(e, args),
+                        NpFn::Norm => self.norm_error(e, args, keywords),
+                        NpFn::Roll => self.roll_error(e, args, keywords),
+                        _ => None,
+                    };
+                    if let Some((at, message)) = error {
+                        return self.refuse(e, at, message);
                     }
                 }
                 match (self.numpy_array_function(*func)?, &self.body.exprs[*func]) {
@@ -2689,51 +2688,46 @@ impl Solver<'_> {
         keywords: &[Keyword],
     ) -> Option<Ty> {
         let body = self.body;
-        // What compiled code refuses whatever the arguments' values (the
-        // lowering reads none of them first); in GPU code, which creates
-        // no array, and of `*` arguments the lowering refuses it first.
+        // As the lowering's `array_call`: `*` arguments, arrays created in
+        // GPU code, then (outside GPU code) what compiled code refuses
+        // whatever the arguments' values, then the arguments.
         let device = self.env.decl.attrs.is_device();
         if let Some(s) = args.iter().find(|a| matches!(body.exprs[**a], Expr::Starred(_))) {
             return self.refuse(e, body.expr_ranges[*s], STARRED_ARGUMENT);
         }
-        {
-            let Expr::Call { func, .. } = &body.exprs[e] else { return None };
-            let shown = match (&body.exprs[*func], recv) {
-                (Expr::Attribute { attr, .. }, Some(_)) => format!("`.{attr}()`"),
-                (Expr::Attribute { attr, .. }, None) => format!("`np.{attr}`"),
-                (Expr::Name(Name::Global(n)), _) => match self.env.globals.get(&**n)? {
-                    Global::Boundary { name, .. } => format!("`np.{name}`"),
-                    _ => return None,
-                },
+        let Expr::Call { func, .. } = &body.exprs[e] else { return None };
+        let shown = match (&body.exprs[*func], recv) {
+            (Expr::Attribute { attr, .. }, Some(_)) => format!("`.{attr}()`"),
+            (Expr::Attribute { attr, .. }, None) => format!("`np.{attr}`"),
+            (Expr::Name(Name::Global(n)), _) => match self.env.globals.get(&**n)? {
+                Global::Boundary { name, .. } => format!("`np.{name}`"),
                 _ => return None,
-            };
-            // A reduction along an axis creates an array too: the
-            // lowering's to refuse.
-            if device && !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) {
-                return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(&shown));
-            }
-            let form = if device {
-                Ok(None)
-            } else {
-                crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e])
-                    .map(Some)
-            };
-            match form {
-                Err((at, message)) => return self.refuse(e, at, message),
-                Ok(None) => {}
-                Ok(Some(form)) => {
-                    // Every extent of a shape that is not an integer is
-                    // reported, the call refused once.
-                    let mut more = Vec::new();
-                    if let Some((at, message)) =
-                        self.array_value_error(f, &shown, &form, body.expr_ranges[e], &mut more)
-                    {
-                        self.refuse(e, at, message);
-                        for (at, message) in more {
-                            self.report(at, message);
-                        }
-                        return None;
+            },
+            _ => return None,
+        };
+        // A reduction along an axis creates an array too: the
+        // lowering's to refuse.
+        if device && !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) {
+            return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(&shown));
+        }
+        let form = if device {
+            Ok(None)
+        } else {
+            crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e]).map(Some)
+        };
+        match form {
+            Err((at, message)) => return self.refuse(e, at, message),
+            Ok(None) => {}
+            Ok(Some(form)) => {
+                // Every extent of a shape that is not an integer is
+                // reported, the call refused once.
+                let mut more = Vec::new();
+                if let Some((at, message)) = self.array_value_error(f, &shown, &form, body.expr_ranges[e], &mut more) {
+                    self.refuse(e, at, message);
+                    for (at, message) in more {
+                        self.report(at, message);
                     }
+                    return None;
                 }
             }
         }
