@@ -154,7 +154,51 @@
 //!   zero step; arithmetic with a tuple it does not do
 //!   ([`tuple_arith_error`]); and comparisons of tuples whose elements do
 //!   not compare or that order a tuple and what is not one
-//!   ([`tuple_comparison_error`]).
+//!   ([`tuple_comparison_error`]);
+//! - the calls of NumPy's functions and array methods given `*`
+//!   arguments; those that create arrays in GPU code ([`crate::lower::arrays::gpu_creation_error`]; not the
+//!   reductions); the calls of NumPy's array functions and array methods
+//!   (`np.zeros`, `np.arange`, `a.sum`, `a.astype`, ...) outside GPU code
+//!   that compiled code refuses whatever their arguments' values
+//!   ([`crate::lower::arrays::array_call_form`]: a keyword they do not
+//!   take, `keepdims=` not a Bool literal, `**`, the count of arguments,
+//!   a dtype or an axis given twice, `astype` without a dtype), and the
+//!   ones whose arguments it types where the lowering certainly refuses
+//!   them ([`Solver::array_value_error`]: what is not an array where one
+//!   is taken, a fill value that is not a number, a dtype of text, one
+//!   no dtype names or NumPy 2 removed, arrays of text created, an axis
+//!   that is not an integer constant, a tuple where one axis is taken,
+//!   axes out of range, named twice or some of several, reductions of
+//!   text, orderings of complex numbers, shapes of no extent or whose
+//!   extents are not integers, every one, bounds of `np.arange` that are
+//!   not integers or floats and dtypes it does not make);
+//! - the calls of NumPy's functions of arrays (`np.sort`, `np.argsort`,
+//!   `np.searchsorted`, `np.linalg.norm`, `np.array`, `np.linspace`,
+//!   `np.roll`, the NaN-skipping reductions, ...) given `**` or, outside
+//!   GPU code, a keyword the lowering does not read
+//!   ([`crate::lower::npfuncs::keyword_error`]); `np.array` of a count of
+//!   arguments it does not take, a dtype given twice or refused, a
+//!   ragged list or none, elements that are arrays, tuples or text, a
+//!   complex number where the dtype is not ([`Solver::array_of_error`]);
+//!   `np.linspace` of too many arguments, one given twice, no start or
+//!   stop, an endpoint that is no constant, bounds that are not real
+//!   numbers, a number of samples that is not an integer
+//!   ([`Solver::linspace_error`]); `np.outer` and `np.roll` of counts of
+//!   arguments they do not take, one given twice, what is not an array of
+//!   numbers ([`crate::lower::npfuncs::numeric_array_error`]) or not of
+//!   one axis, axes out of range or no constants, shifts that are not
+//!   integers ([`Solver::outer_error`], [`Solver::roll_error`]);
+//!   `np.linalg.norm` of a count of arguments, the order given twice,
+//!   what is not an array of numbers of one or two axes, an order that is
+//!   no constant, a string order of a vector, a number order of a matrix
+//!   ([`Solver::norm_error`]); the reads
+//!   of `np.iinfo(T).ATTR` and `np.finfo(T).ATTR` of a keyword, a count
+//!   of arguments, a dtype refused, not an integer or not inexact, an
+//!   attribute compiled code does not read
+//!   ([`crate::lower::numpy::type_info_value`]); `np.round` of scalars
+//!   of a count of arguments, decimals that are no integer constant or
+//!   beyond a float's exponent, what is not a number, an integer to
+//!   negative decimals, a complex number ([`Solver::numpy_round_error`]).
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -172,9 +216,10 @@ use crate::lower::arrays::{
 };
 use crate::lower::expr::array_fits;
 use crate::lower::npfuncs::{
-    array_element_via, array_of_dtype, linalg_function, nested_shape, numpy_function, NanRed, NpFn,
+    array_element_via, array_of_dtype, creates_array, keyword_error, leading_keywords, linalg_function, nested_shape,
+    np_function_shown, numpy_function, NanRed, NpFn, DOUBLE_STAR,
 };
-use crate::lower::numpy::{finfo_attr, iinfo_attr, numpy_constant, numpy_func, FloatInfo, NpOp};
+use crate::lower::numpy::{numpy_constant, numpy_func, NpOp};
 use crate::lower::pymath::{math_func, MathFn};
 use crate::lower::tuples::slice_indices;
 use crate::lower::{
@@ -1594,6 +1639,35 @@ impl Solver<'_> {
                 self.product(&self.ty(*a)?, &self.ty(*b)?)
             }
             Expr::Call { func, args, keywords } if self.numpy_array_function(*func).is_some() => {
+                // As the lowering's `np_function_call`: `*` arguments, then
+                // `**`, arrays created in GPU code, then (outside GPU code)
+                // the keywords it reads first and the arguments.
+                let g = self.numpy_array_function(*func)?;
+                if let Some(s) = args.iter().find(|a| matches!(self.body.exprs[**a], Expr::Starred(_))) {
+                    return self.refuse(e, self.body.expr_ranges[*s], STARRED_ARGUMENT);
+                }
+                if let Some(k) = keywords.iter().find(|k| k.name.is_none()) {
+                    return self.refuse(e, k.range, DOUBLE_STAR);
+                }
+                if creates_array(g) && self.env.decl.attrs.is_device() {
+                    return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(np_function_shown(g)));
+                }
+                if let (Some(known), false) = (leading_keywords(g), self.env.decl.attrs.is_device()) {
+                    if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
+                        return self.refuse(e, at, message);
+                    }
+                    let error = match g {
+                        NpFn::ArrayOf => self.array_of_error(e, args, keywords),
+                        NpFn::Linspace => self.linspace_error(e, args, keywords),
+                        NpFn::Outer => self.outer_error(e, args),
+                        NpFn::Norm => self.norm_error(e, args, keywords),
+                        NpFn::Roll => self.roll_error(e, args, keywords),
+                        _ => None,
+                    };
+                    if let Some((at, message)) = error {
+                        return self.refuse(e, at, message);
+                    }
+                }
                 match (self.numpy_array_function(*func)?, &self.body.exprs[*func]) {
                     (NpFn::ArgSortMethod, Expr::Attribute { base, .. }) if args.is_empty() => {
                         self.numpy_array_call(NpFn::ArgSort, std::slice::from_ref(base), keywords)
@@ -1619,7 +1693,7 @@ impl Solver<'_> {
                     return self.refuse(e, at, message);
                 }
                 match self.array_function(*func) {
-                    Some((f, recv)) => self.array_call(f, recv, args, keywords),
+                    Some((f, recv)) => self.array_call(e, f, recv, args, keywords),
                     None if keywords.is_empty() => self.call(e, *func, args),
                     // Keywords name the parameters of the module's functions.
                     None => match &self.body.exprs[*func] {
@@ -1651,7 +1725,7 @@ impl Solver<'_> {
             }
             Expr::Attribute { base, attr } if self.type_info_of(*base).is_some() => {
                 let (which, args, keywords) = self.type_info_of(*base)?;
-                self.type_info(which, args, keywords, attr)
+                self.type_info(e, *base, which, args, keywords, attr)
             }
             // As the lowering's `attribute` of an array, or of a number.
             Expr::Attribute { base, attr } => {
@@ -2332,6 +2406,10 @@ impl Solver<'_> {
             return match f {
                 Library::Numpy(op, name) => match self.elementwise(&tys, |e| numpy_ufunc(op, e)) {
                     Some(t) => t,
+                    None if op == NpOp::Around => match self.numpy_round_error(e, name, args, &tys) {
+                        Some((at, message)) => self.refuse(e, at, message),
+                        None => numpy_ufunc(op, &tys),
+                    },
                     // Of scalars, as the lowering's `numpy_call` (`round`
                     // is its `numpy_round`).
                     None => match numpy_error(op, name, args.len(), &refs).filter(|_| op != NpOp::Around) {
@@ -2373,6 +2451,50 @@ impl Solver<'_> {
             },
             // `T(0.5)` of `T = type(z)`: the dtype's cast.
             Name::Local(_) => self.cast_call(e, func, args, self.dtype_local(func)?, false),
+        }
+    }
+
+    /// Why the lowering's `numpy_round` refuses `np.round(args)` of
+    /// scalars typed `tys`, where it certainly does: a count of
+    /// arguments, decimals that are no integer constant or beyond a
+    /// float's exponent, what is not a number, an integer to negative
+    /// decimals, a complex number.
+    fn numpy_round_error(&self, e: ExprId, name: &str, args: &[ExprId], tys: &[Ty]) -> Option<(TextRange, String)> {
+        use crate::lower::numpy::{
+            round_count_error, round_decimals_error, round_dtype_error, round_negative_error, round_number_error,
+            round_range_error,
+        };
+        let at = |x: ExprId| self.body.expr_ranges[x];
+        let shown = format!("numpy.{name}");
+        if args.is_empty() || args.len() > 2 {
+            return Some((at(e), round_count_error(&shown, args.len())));
+        }
+        if args.iter().any(|a| self.maybe_none(*a)) {
+            return None;
+        }
+        let decimals = match (args.get(1), tys.get(1)) {
+            (Some(_), Some(Ty::Lit { lit: Lit::Int(k), .. })) => *k,
+            (Some(&d), Some(t))
+                if t.scalar().is_none_or(|s| kind(s.dtype) != Kind::Int) || self.number_parameter(d) =>
+            {
+                return Some((at(d), round_decimals_error(&shown)));
+            }
+            (Some(_), _) => return None,
+            (None, _) => 0,
+        };
+        if decimals.unsigned_abs() >= 400 {
+            return Some((at(args[1]), round_range_error(&shown)));
+        }
+        let s = match &tys[0] {
+            Ty::Num { s, .. } | Ty::Lit { s, .. } if !s.dtype.is_text() => *s,
+            Ty::Arr(_) => return None,
+            _ => return Some((at(args[0]), round_number_error(&shown))),
+        };
+        let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+        match kind(d) {
+            Kind::Int if decimals < 0 => Some((at(args[1]), round_negative_error(&shown))),
+            Kind::Int | Kind::Bool | Kind::Float => None,
+            _ => Some((at(e), round_dtype_error(&shown, d))),
         }
     }
 
@@ -2620,20 +2742,29 @@ impl Solver<'_> {
     /// `type_info` types them: constants, `iinfo`'s Python ints, `finfo`'s
     /// values NumPy scalars of `T` (of its real part) and its counts
     /// Python ints.
-    fn type_info(&self, which: &str, args: &[ExprId], keywords: &[Keyword], attr: &str) -> Option<Ty> {
-        let ([arg], []) = (args, keywords) else { return None };
-        let d = self.dtype_arg(*arg)?;
-        let python_int = |k: i128| Ty::Lit { lit: Lit::Int(k), s: Scalar::weak(DType::Int64) };
-        if which == "iinfo" {
-            return if d.is_int() { iinfo_attr(d, attr).map(python_int) } else { None };
+    fn type_info(
+        &self,
+        e: ExprId,
+        call: ExprId,
+        which: &str,
+        args: &[ExprId],
+        keywords: &[Keyword],
+        attr: &str,
+    ) -> Option<Ty> {
+        use crate::lower::numpy::{type_info_form_error, type_info_value, TypeInfoSite};
+        let body = self.body;
+        if let Some((at, message)) = type_info_form_error(which, args, keywords, body.expr_ranges[call]) {
+            return self.refuse(e, at, message);
         }
-        let real = d.complex_part().unwrap_or(d);
-        if kind(real) != Kind::Float {
-            return None;
+        let arg = args[0];
+        if let Some((at, message)) = self.dtype_error(arg) {
+            return self.refuse(e, at, message);
         }
-        match finfo_attr(real, attr)? {
-            FloatInfo::Value(x) => Some(Ty::Lit { lit: Lit::Float(x), s: Scalar::strong(real) }),
-            FloatInfo::Int(k) => Some(python_int(k)),
+        let d = self.dtype_arg(arg)?;
+        match type_info_value(which, d, attr) {
+            Ok((lit, s)) => Some(Ty::Lit { lit, s }),
+            Err((TypeInfoSite::Dtype, message)) => self.refuse(e, body.expr_ranges[arg], message),
+            Err((TypeInfoSite::Attr, message)) => self.refuse(e, body.attr_ranges[e], message),
         }
     }
 
@@ -2666,7 +2797,58 @@ impl Solver<'_> {
     /// the lowering's `array_call` types it: a fresh C-order array of the
     /// shape given (or the source array's), of the dtype given (or the
     /// fill value's, or the source's; Float64 otherwise).
-    fn array_call(&self, f: ArrFn, recv: Option<ExprId>, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
+    fn array_call(
+        &self,
+        e: ExprId,
+        f: ArrFn,
+        recv: Option<ExprId>,
+        args: &[ExprId],
+        keywords: &[Keyword],
+    ) -> Option<Ty> {
+        let body = self.body;
+        // As the lowering's `array_call`: `*` arguments, arrays created in
+        // GPU code, then (outside GPU code) what compiled code refuses
+        // whatever the arguments' values, then the arguments.
+        let device = self.env.decl.attrs.is_device();
+        if let Some(s) = args.iter().find(|a| matches!(body.exprs[**a], Expr::Starred(_))) {
+            return self.refuse(e, body.expr_ranges[*s], STARRED_ARGUMENT);
+        }
+        let Expr::Call { func, .. } = &body.exprs[e] else { return None };
+        let shown = match (&body.exprs[*func], recv) {
+            (Expr::Attribute { attr, .. }, Some(_)) => format!("`.{attr}()`"),
+            (Expr::Attribute { attr, .. }, None) => format!("`np.{attr}`"),
+            (Expr::Name(Name::Global(n)), _) => match self.env.globals.get(&**n)? {
+                Global::Boundary { name, .. } => format!("`np.{name}`"),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        // A reduction along an axis creates an array too: the
+        // lowering's to refuse.
+        if device && !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) {
+            return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(&shown));
+        }
+        let form = if device {
+            Ok(None)
+        } else {
+            crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e]).map(Some)
+        };
+        match form {
+            Err((at, message)) => return self.refuse(e, at, message),
+            Ok(None) => {}
+            Ok(Some(form)) => {
+                // Every extent of a shape that is not an integer is
+                // reported, the call refused once.
+                let mut more = Vec::new();
+                if let Some((at, message)) = self.array_value_error(f, &shown, &form, body.expr_ranges[e], &mut more) {
+                    self.refuse(e, at, message);
+                    for (at, message) in more {
+                        self.report(at, message);
+                    }
+                    return None;
+                }
+            }
+        }
         if let ArrFn::Reduce(r) = f {
             let whole = recv.into_iter().chain(args.iter().copied()).collect::<Vec<_>>();
             return match (&whole[..], keywords) {
@@ -2746,6 +2928,498 @@ impl Solver<'_> {
                 }
                 array(dtype.unwrap_or(src.dtype), src.ndim()?)
             }
+        }
+    }
+
+    /// Why the lowering refuses the call of the array function or method
+    /// `f` (shown as `shown`) of the arguments `form`, where it certainly
+    /// does (its arguments typed as far as it reads them, in its order):
+    /// an axis that is a tuple where one is taken, or not an integer
+    /// constant; a dtype of text, one no dtype names or NumPy removed; what
+    /// is not an array where one is taken; arrays of text created; a fill
+    /// value that is not a number; a reduction of text or an ordering of
+    /// complex numbers; axes out of range, named twice, or some of several.
+    fn array_value_error(
+        &self,
+        f: ArrFn,
+        shown: &str,
+        form: &crate::lower::arrays::ArrayForm,
+        call_at: TextRange,
+        more: &mut Vec<(TextRange, String)>,
+    ) -> Option<(TextRange, String)> {
+        use crate::lower::arrays::{
+            arange_bound_error, arange_common, arange_dtype_error, axes_error, axis_constant_error, empty_shape_error,
+            extent_error, not_an_array_error, reduced_dtype_error, some_axes_error, FILL_NOT_A_NUMBER, TEXT_ARRAY,
+            TUPLE_AXIS,
+        };
+        let body = self.body;
+        let at = |e: ExprId| body.expr_ranges[e];
+        let args = &form.args;
+        let maybe_none = |e: ExprId| self.maybe_none(e);
+        // The axes, read first (as the lowering's `axis_arg`).
+        let single = matches!(f, ArrFn::Cumsum | ArrFn::Reduce(Red::ArgMin | Red::ArgMax));
+        let mut ks: Option<Vec<i64>> = None;
+        if let Some(ax) = form.axis_expr.filter(|ax| !matches!(body.exprs[*ax], Expr::None)) {
+            let one = [ax];
+            let written: &[ExprId] = match &body.exprs[ax] {
+                Expr::Tuple(_) if single => return Some((at(ax), TUPLE_AXIS.into())),
+                Expr::Tuple(es) => es,
+                _ => &one,
+            };
+            let mut axes = Vec::new();
+            for x in written {
+                match self.ty(*x)? {
+                    Ty::Lit { lit: Lit::Int(k), .. } if i64::try_from(k).is_ok() => axes.push(k as i64),
+                    // What is certainly no integer constant: not an
+                    // integer, or a number parameter never bound again.
+                    _ if maybe_none(*x) => return None,
+                    t if t.scalar().is_none_or(|s| kind(s.dtype) != Kind::Int) || self.number_parameter(*x) => {
+                        return Some((at(*x), axis_constant_error(shown)));
+                    }
+                    _ => return None,
+                }
+            }
+            ks = Some(axes);
+        }
+        // The dtype, read next (as the lowering's `dtype_arg`).
+        let dtype = match form.dtype_expr {
+            Some(d) => {
+                if let Some(error) = self.dtype_error(d) {
+                    return Some(error);
+                }
+                Some(self.dtype_arg(d)?)
+            }
+            None => None,
+        };
+        let not_array = |t: &Ty| !matches!(t, Ty::Arr(_));
+        let not_number = |t: &Ty| matches!(t, Ty::Arr(_) | Ty::Tuple(_));
+        match f {
+            ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten => {
+                let t = self.ty(args[0])?;
+                (not_array(&t) && !maybe_none(args[0])).then(|| (at(args[0]), not_an_array_error(f, shown)))
+            }
+            ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
+                // The shape, as the lowering's `shape_arg` reads it (not
+                // `a.shape`): every extent typed, an integer or not one.
+                let shape = args[0];
+                let extents: Vec<(Ty, TextRange)> = match &body.exprs[shape] {
+                    Expr::Attribute { attr, .. } if &**attr == "shape" => Vec::new(),
+                    Expr::Tuple(es) | Expr::List(es) => {
+                        let mut extents = Vec::with_capacity(es.len());
+                        for x in es {
+                            if maybe_none(*x) {
+                                return None;
+                            }
+                            extents.push((self.ty(*x)?, at(*x)));
+                        }
+                        if extents.is_empty() {
+                            return Some((at(shape), empty_shape_error(shown)));
+                        }
+                        extents
+                    }
+                    _ if maybe_none(shape) => return None,
+                    _ => match self.ty(shape)? {
+                        Ty::Tuple(elems) if elems.is_empty() => return Some((at(shape), empty_shape_error(shown))),
+                        Ty::Tuple(elems) => elems.into_iter().map(|t| (t, at(shape))).collect(),
+                        t => vec![(t, at(shape))],
+                    },
+                };
+                let mut errors = Vec::new();
+                for (t, r) in extents {
+                    match t.scalar() {
+                        Some(s) if kind(s.dtype) == Kind::Int => {
+                            if !t.converts_to(DType::Int64) {
+                                return None;
+                            }
+                        }
+                        s => errors.push((r, extent_error(s, matches!(t, Ty::Arr(_))))),
+                    }
+                }
+                if !errors.is_empty() {
+                    let first = errors.remove(0);
+                    more.extend(errors);
+                    return Some(first);
+                }
+                self.shape_axes(args[0])?;
+                if f != ArrFn::Full {
+                    return None;
+                }
+                let fill = self.ty(args[1])?;
+                if not_number(&fill) && !maybe_none(args[1]) {
+                    return Some((at(args[1]), FILL_NOT_A_NUMBER.into()));
+                }
+                let d = match dtype {
+                    Some(d) => d,
+                    None => {
+                        let s = fill.scalar()?;
+                        if s.weak {
+                            default_of(kind(s.dtype))
+                        } else {
+                            s.dtype
+                        }
+                    }
+                };
+                d.is_text().then(|| (at(args[0]), TEXT_ARRAY.into()))
+            }
+            ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike | ArrFn::FullLike | ArrFn::Copy | ArrFn::Astype => {
+                let src = self.ty(args[0])?;
+                let Ty::Arr(src) = src else {
+                    return (!maybe_none(args[0])).then(|| (at(args[0]), not_an_array_error(f, shown)));
+                };
+                let fill = if f == ArrFn::FullLike { Some(self.ty(args[1])?) } else { None };
+                src.ndim()?;
+                if dtype.unwrap_or(src.dtype).is_text() {
+                    return Some((at(args[0]), TEXT_ARRAY.into()));
+                }
+                fill.filter(|t| not_number(t) && !maybe_none(args[1])).map(|_| (at(args[1]), FILL_NOT_A_NUMBER.into()))
+            }
+            ArrFn::Cumsum | ArrFn::Reduce(_) => {
+                // A sum of a whole-array expression is fused with it.
+                let fusable = f == ArrFn::Reduce(Red::Sum) && form.axis_expr.is_none() && !form.keepdims;
+                let t = self.ty(args[0])?;
+                let Ty::Arr(ty) = t else {
+                    return (!maybe_none(args[0])).then(|| (at(args[0]), not_an_array_error(f, shown)));
+                };
+                if fusable && !matches!(body.exprs[args[0]], Expr::Name(_)) {
+                    return None;
+                }
+                if let Some(message) = reduced_dtype_error(f, shown, ty.dtype) {
+                    return Some((at(args[0]), message));
+                }
+                let nd = ty.ndim()?;
+                let axis_at = at(form.axis_expr.unwrap_or(args[0]));
+                let ks = ks?;
+                if let Some(message) = axes_error(&ks, nd) {
+                    return Some((axis_at, message));
+                }
+                let several = ks.len() > 1 && ks.len() < nd;
+                (several && f != ArrFn::Cumsum).then(|| (axis_at, some_axes_error(shown, nd)))
+            }
+            ArrFn::Arange => {
+                let mut bounds = Vec::with_capacity(args.len());
+                for a in args {
+                    if maybe_none(*a) {
+                        return None;
+                    }
+                    let t = self.ty(*a)?;
+                    if let Some(message) = arange_bound_error(shown, t.scalar()) {
+                        return Some((at(*a), message));
+                    }
+                    bounds.push(t.scalar()?);
+                }
+                let d = dtype.unwrap_or(arange_common(bounds).unwrap_or(DType::Int64));
+                arange_dtype_error(shown, d).map(|message| (call_at, message))
+            }
+            ArrFn::Reshape => None,
+        }
+    }
+
+    /// Whether `e` is a parameter that may be `None`: read where no test
+    /// narrows it, the lowering refuses it (as a read of `None`) first.
+    fn maybe_none(&self, e: ExprId) -> bool {
+        let body = self.body;
+        match body.exprs[e] {
+            Expr::Name(Name::Local(id)) if body.locals[id].kind == LocalKind::Param => {
+                let decl = self.env.decl;
+                decl.params.iter().position(|(n, _)| **n == *body.locals[id].name).is_none_or(|i| decl.maybe_none[i])
+            }
+            _ => false,
+        }
+    }
+
+    /// Why the lowering's `dtype_arg` certainly refuses the dtype
+    /// argument `d`: a NumPy name of no dtype or one NumPy 2 removed, a
+    /// string naming no dtype, a dtype of text.
+    fn dtype_error(&self, d: ExprId) -> Option<(TextRange, String)> {
+        use crate::lower::arrays::{removed_dtype_error, unknown_dtype_error, TEXT_ARRAY};
+        let body = self.body;
+        let at = |e: ExprId| body.expr_ranges[e];
+        if let Some(name) = self.numpy_attr(d) {
+            if let Some(message) = removed_dtype_error(name) {
+                return Some((at(d), message));
+            }
+            match numpy_dtype(name) {
+                Some(t) if t.is_text() => return Some((at(d), TEXT_ARRAY.into())),
+                Some(_) => {}
+                None => return Some((at(d), unknown_dtype_error(&body.dotted(d)?))),
+            }
+        }
+        if let Expr::Literal(Lit::Str(text)) = &body.exprs[d] {
+            match numpy_dtype(text) {
+                Some(t) if t.is_text() => return Some((at(d), TEXT_ARRAY.into())),
+                Some(_) => {}
+                None => return Some((at(d), unknown_dtype_error(&format!("\"{text}\"")))),
+            }
+        }
+        // `Str`, `postyp.Bytes`: the casts' dtypes.
+        let named = match &body.exprs[d] {
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
+                Some(Global::Type(t)) => Some(*t),
+                _ => None,
+            },
+            Expr::Attribute { base, attr } => match &body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m) {
+                    Some(Global::Namespace(Namespace::Postyp)) => DType::from_name(attr),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        if named.is_some_and(|t| t.is_text()) {
+            return Some((at(d), TEXT_ARRAY.into()));
+        }
+        None
+    }
+
+    /// Why the lowering refuses `np.array(args)` (its keywords `dtype=` at
+    /// most, once), where it certainly does: a count of arguments, a dtype
+    /// given twice or refused, a ragged list or none, an element that is
+    /// an array, a tuple or text, a complex number where the dtype is not.
+    fn array_of_error(&self, e: ExprId, args: &[ExprId], keywords: &[Keyword]) -> Option<(TextRange, String)> {
+        use crate::lower::npfuncs::{array_of_count_error, complex_element_error, list_element_error};
+        let body = self.body;
+        let at = |e: ExprId| body.expr_ranges[e];
+        let shown = np_function_shown(NpFn::ArrayOf);
+        if args.is_empty() || args.len() > 2 {
+            return Some((at(e), array_of_count_error(shown)));
+        }
+        let dtype_expr = match (keywords.first(), args.get(1)) {
+            (Some(_), Some(&p)) => return Some((at(p), crate::lower::arrays::DTYPE_TWICE.into())),
+            (Some(k), None) => Some(k.value),
+            (None, p) => p.copied(),
+        };
+        let dtype = match dtype_expr {
+            Some(d) => {
+                if let Some(error) = self.dtype_error(d) {
+                    return Some(error);
+                }
+                Some(self.dtype_arg(d)?)
+            }
+            None => None,
+        };
+        match &body.exprs[args[0]] {
+            Expr::Name(Name::Local(id)) if self.states[*id].list.is_some() => return None,
+            Expr::Refused { .. } => return None,
+            _ => {}
+        }
+        let elements = |x: ExprId| match &body.exprs[x] {
+            Expr::List(es) | Expr::Tuple(es) => Some(es.to_vec()),
+            _ => None,
+        };
+        let leaves = match nested_shape(args[0], &elements) {
+            Ok((_, leaves)) => leaves,
+            Err((x, why)) => {
+                if why == crate::lower::npfuncs::Nesting::NotList && (self.ty(x).is_none() || self.maybe_none(x)) {
+                    return None;
+                }
+                return Some((at(x), why.message(shown)));
+            }
+        };
+        let mut numbers = Vec::with_capacity(leaves.len());
+        for x in leaves {
+            if self.maybe_none(x) {
+                return None;
+            }
+            let t = self.ty(x)?;
+            let (array, tuple) = (matches!(t, Ty::Arr(_)), matches!(t, Ty::Tuple(_)));
+            if let Some(message) = list_element_error(shown, array, tuple, t.scalar()) {
+                return Some((at(x), message));
+            }
+            numbers.push((x, t));
+        }
+        let d = array_of_dtype(dtype, numbers.iter().filter_map(|(_, t)| t.scalar()))?;
+        for (x, t) in &numbers {
+            let float_literal = matches!(t, Ty::Lit { lit: Lit::Float(_), .. });
+            match array_element_via(t.scalar()?, float_literal, d) {
+                None => return Some((at(*x), complex_element_error(d))),
+                Some(via) if !t.converts_to(via) => return None,
+                Some(_) => {}
+            }
+        }
+        None
+    }
+
+    /// Why the lowering refuses `np.linspace(args)` (of its four keywords
+    /// at most, each once), where it certainly does: the arguments
+    /// ([`crate::lower::grids::linspace_form`]), bounds that are not real
+    /// numbers of a common type, a number of samples that is not an
+    /// integer.
+    fn linspace_error(&self, e: ExprId, args: &[ExprId], keywords: &[Keyword]) -> Option<(TextRange, String)> {
+        use crate::lower::grids::{linspace_bound, linspace_form, samples_error};
+        let body = self.body;
+        let shown = np_function_shown(NpFn::Linspace);
+        let (start, stop, num, _) = match linspace_form(body, args, keywords, shown, body.expr_ranges[e]) {
+            Ok(form) => form,
+            Err(error) => return Some(error),
+        };
+        let mut common = Scalar::weak(DType::Float64);
+        let mut bounds = Vec::new();
+        for x in [start, stop] {
+            if self.maybe_none(x) {
+                return None;
+            }
+            let t = self.ty(x)?;
+            common = match linspace_bound(shown, t.scalar(), common) {
+                Ok(p) => p,
+                Err(message) => return Some((body.expr_ranges[x], message)),
+            };
+            bounds.push(t);
+        }
+        let d = if common.weak || kind(common.dtype) != Kind::Float { DType::Float64 } else { common.dtype };
+        let num = num?;
+        if self.maybe_none(num) || !bounds.iter().all(|b| b.converts_to(d)) {
+            return None;
+        }
+        let t = self.ty(num)?;
+        match t.scalar() {
+            Some(s) if kind(s.dtype) <= Kind::Int => None,
+            _ => Some((body.expr_ranges[num], samples_error(shown))),
+        }
+    }
+
+    /// Whether `e` is a number parameter (not one that may be `None`)
+    /// never bound again: no constant.
+    fn number_parameter(&self, e: ExprId) -> bool {
+        let body = self.body;
+        matches!(body.exprs[e], Expr::Name(Name::Local(id))
+            if body.locals[id].kind == LocalKind::Param
+                && self.states[id].bindings == 0
+                && scalar_parameter(self.env, &body.locals[id].name).is_some())
+    }
+
+    /// The array of numbers `x` given to `shown` (complex ones only when
+    /// `complex_ok`), as the lowering's `numeric_array_arg` reads it, or
+    /// why it refuses it (`Err(None)`: not certainly).
+    fn numeric_array_of(
+        &self,
+        x: ExprId,
+        shown: &str,
+        complex_ok: bool,
+    ) -> Result<TypeData, Option<(TextRange, String)>> {
+        if self.maybe_none(x) {
+            return Err(None);
+        }
+        let t = self.ty(x).ok_or(None)?;
+        let arr = match &t {
+            Ty::Arr(a) => Some(a),
+            _ => None,
+        };
+        if let Some(message) = crate::lower::npfuncs::numeric_array_error(shown, arr, complex_ok) {
+            return Err(Some((self.body.expr_ranges[x], message)));
+        }
+        match t {
+            Ty::Arr(a) => Ok(a),
+            _ => Err(None),
+        }
+    }
+
+    /// Why the lowering refuses `np.outer(args)`, where it certainly does:
+    /// not two arguments, not arrays of numbers of one axis, of no common
+    /// dtype.
+    fn outer_error(&self, e: ExprId, args: &[ExprId]) -> Option<(TextRange, String)> {
+        use crate::lower::grids::{outer_axes_error, outer_count_error, outer_dtypes_error};
+        let at = |x: ExprId| self.body.expr_ranges[x];
+        let shown = np_function_shown(NpFn::Outer);
+        let &[a, b] = args else { return Some((at(e), outer_count_error(shown, args.len()))) };
+        let mut tys = Vec::with_capacity(2);
+        for x in [a, b] {
+            match self.numeric_array_of(x, shown, true) {
+                Ok(t) if t.ndim() != Some(1) => return Some((at(x), outer_axes_error(shown))),
+                Ok(t) => tys.push(t),
+                Err(error) => return error,
+            }
+        }
+        let (a, b) = (tys[0].dtype, tys[1].dtype);
+        promote(Scalar::strong(a), Scalar::strong(b)).is_none().then(|| (at(e), outer_dtypes_error(shown, a, b)))
+    }
+
+    /// Why the lowering refuses `np.roll(args)` (of `shift=` and `axis=`
+    /// at most, each once), where it certainly does: the arguments
+    /// ([`crate::lower::grids::roll_form`]), what is not an array of
+    /// numbers, an axis out of range or no integer constant, a shift that
+    /// is not an integer.
+    fn roll_error(&self, e: ExprId, args: &[ExprId], keywords: &[Keyword]) -> Option<(TextRange, String)> {
+        use crate::lower::arrays::axis_bounds_error;
+        use crate::lower::grids::{roll_axis_error, roll_form, shift_error};
+        let body = self.body;
+        let at = |x: ExprId| body.expr_ranges[x];
+        let shown = np_function_shown(NpFn::Roll);
+        let (array, shift, axis) = match roll_form(body, args, keywords, shown, at(e)) {
+            Ok(form) => form,
+            Err(error) => return Some(error),
+        };
+        let ty = match self.numeric_array_of(array, shown, true) {
+            Ok(t) => t,
+            Err(error) => return error,
+        };
+        let nd = ty.ndim()?;
+        if let Some(x) = axis.filter(|x| !matches!(body.exprs[*x], Expr::None)) {
+            if self.maybe_none(x) {
+                return None;
+            }
+            match self.ty(x)? {
+                Ty::Lit { lit: Lit::Int(k), .. } if (-(nd as i128)..nd as i128).contains(&k) => {}
+                Ty::Lit { lit: Lit::Int(k), .. } => return Some((at(x), axis_bounds_error(k, nd))),
+                t if t.scalar().is_none_or(|s| kind(s.dtype) != Kind::Int) || self.number_parameter(x) => {
+                    return Some((at(x), roll_axis_error(shown)))
+                }
+                _ => return None,
+            }
+        }
+        if self.maybe_none(shift) {
+            return None;
+        }
+        match self.ty(shift)?.scalar() {
+            Some(s) if matches!(kind(s.dtype), Kind::Bool | Kind::Int) => None,
+            _ => Some((at(shift), shift_error(shown))),
+        }
+    }
+
+    /// Why the lowering refuses `np.linalg.norm(args)` (of `ord=` at
+    /// most, once), where it certainly does: a count of arguments, the
+    /// order given twice, what is not an array of numbers of one or two
+    /// axes, an order that is no number constant, a string order of a
+    /// vector, a number order of a matrix.
+    fn norm_error(&self, e: ExprId, args: &[ExprId], keywords: &[Keyword]) -> Option<(TextRange, String)> {
+        use crate::lower::nanreduce::{
+            matrix_order_error, norm_axes_error, norm_count_error, order_constant_error, vector_order_error,
+            ORDER_TWICE,
+        };
+        let body = self.body;
+        let at = |x: ExprId| body.expr_ranges[x];
+        let shown = np_function_shown(NpFn::Norm);
+        if args.is_empty() || args.len() > 2 {
+            return Some((at(e), norm_count_error(shown, args.len())));
+        }
+        let order = match (keywords.first(), args.get(1)) {
+            (Some(_), Some(&p)) => return Some((at(p), ORDER_TWICE.into())),
+            (Some(k), None) => Some(k.value),
+            (None, p) => p.copied(),
+        };
+        let ty = match self.numeric_array_of(args[0], shown, true) {
+            Ok(t) => t,
+            Err(error) => return error,
+        };
+        let nd = ty.ndim()?;
+        if nd > 2 {
+            return Some((at(args[0]), norm_axes_error(shown)));
+        }
+        let x = order?;
+        match &body.exprs[x] {
+            Expr::None => return None,
+            Expr::Literal(Lit::Str(s)) if nd == 2 && matches!(s.as_str(), "fro" | "f") => return None,
+            Expr::Literal(Lit::Str(s)) if nd == 1 => return Some((at(x), vector_order_error(s))),
+            _ => {}
+        }
+        if self.maybe_none(x) {
+            return None;
+        }
+        match self.ty(x)? {
+            Ty::Lit { lit: Lit::Int(_) | Lit::Float(_), .. } => (nd == 2).then(|| (at(x), matrix_order_error(shown))),
+            Ty::Lit { .. } | Ty::Arr(_) | Ty::Tuple(_) => Some((at(x), order_constant_error(shown))),
+            Ty::Num { .. } if self.number_parameter(x) => Some((at(x), order_constant_error(shown))),
+            Ty::Num { .. } => None,
         }
     }
 

@@ -68,6 +68,261 @@ pub(crate) enum Red {
     All,
 }
 
+/// A dtype given both by position and as `dtype=`.
+pub(crate) const DTYPE_TWICE: &str = "the dtype is given twice";
+
+/// `shown`, which creates an array, called in GPU code.
+pub(crate) fn gpu_creation_error(shown: &str) -> String {
+    format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter")
+}
+
+/// Compiled code creates no array of text.
+pub(crate) const TEXT_ARRAY: &str = "arrays of Str or Bytes cannot be created in compiled code";
+
+/// `np.full`'s and `np.full_like`'s fill value that is not a number.
+pub(crate) const FILL_NOT_A_NUMBER: &str = "the fill value is a number";
+
+/// A tuple of axes where NumPy takes one (`cumsum`, `argmin`, `argmax`).
+pub(crate) const TUPLE_AXIS: &str = "TypeError: 'tuple' object cannot be interpreted as an integer";
+
+/// The array function or method `f` (shown as `shown`) of what is not
+/// an array.
+pub(crate) fn not_an_array_error(f: ArrFn, shown: &str) -> String {
+    match f {
+        ArrFn::Reduce(_) => {
+            format!("{shown} takes an array here (of numbers, the built-ins `min` and `max` are Python's)")
+        }
+        _ => format!("{shown} takes an array"),
+    }
+}
+
+/// Why the reduction or running sum `f` (shown as `shown`) does not take
+/// an array of `d`: text, or complex numbers ordered.
+pub(crate) fn reduced_dtype_error(f: ArrFn, shown: &str, d: DType) -> Option<String> {
+    let ordered = matches!(f, ArrFn::Reduce(Red::Min | Red::Max | Red::ArgMin | Red::ArgMax));
+    if d.is_text() {
+        Some(format!("{shown} takes an array of numbers"))
+    } else if ordered && d.is_complex() {
+        Some(format!("{shown} of complex numbers is not supported: compare `abs` or the parts"))
+    } else {
+        None
+    }
+}
+
+/// An axis of `shown` that is not an integer constant.
+pub(crate) fn axis_constant_error(shown: &str) -> String {
+    format!("the axis of {shown} is an integer constant here (`axis=0`, `axis=-1`)")
+}
+
+/// Why the axes `ks` of an array of `nd` axes are refused when the
+/// function is compiled: several, one of them out of range (one alone
+/// raises NumPy's AxisError when the call runs), or one named twice.
+pub(crate) fn axes_error(ks: &[i64], nd: usize) -> Option<String> {
+    let n = nd as i64;
+    if let ([k], true) = (ks, nd > 0) {
+        if *k < -n || *k >= n {
+            return None;
+        }
+    }
+    let mut axes = Vec::new();
+    for &k in ks {
+        if k < -n || k >= n {
+            return Some(axis_bounds_error(k as i128, nd));
+        }
+        let k = if k < 0 { k + n } else { k };
+        if axes.contains(&k) {
+            return Some("ValueError: duplicate value in 'axis'".into());
+        }
+        axes.push(k);
+    }
+    None
+}
+
+/// NumPy's AxisError of the axis `k` of an array of `nd` axes.
+pub(crate) fn axis_bounds_error(k: i128, nd: usize) -> String {
+    format!("AxisError: axis {k} is out of bounds for array of dimension {nd}")
+}
+
+/// A reduction over some but not all of the `nd` axes of an array.
+pub(crate) fn some_axes_error(shown: &str, nd: usize) -> String {
+    format!("{shown} over some of the axes of a {nd}-D array at once is not supported here: reduce one axis at a time")
+}
+
+/// A dtype argument that names no dtype (`shown` as written).
+pub(crate) fn unknown_dtype_error(shown: &str) -> String {
+    format!("unknown dtype `{shown}`: give a NumPy or postyp dtype (`np.float64`, `Int32`) or `float`, `int`, `bool`")
+}
+
+/// NumPy's AttributeError for `np.name`, a dtype alias NumPy 2 removed.
+pub(crate) fn removed_dtype_error(name: &str) -> Option<String> {
+    let instead = removed_numpy_dtype(name)?;
+    Some(format!("AttributeError: `np.{name}` was removed in the NumPy 2.0 release. Use `{instead}` instead."))
+}
+
+/// Why `np.arange` (shown as `shown`) does not take a bound of the type
+/// `s` (`None`: not a number).
+pub(crate) fn arange_bound_error(shown: &str, s: Option<Scalar>) -> Option<String> {
+    match s {
+        Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Float) => None,
+        Some(s) => Some(format!("{shown} takes integers or floats, not {}", s.dtype.name())),
+        None => Some(format!("{shown} takes numbers")),
+    }
+}
+
+/// Why `np.arange` (shown as `shown`) does not make an array of `d`.
+pub(crate) fn arange_dtype_error(shown: &str, d: DType) -> Option<String> {
+    (d.is_complex() || d == DType::Bool).then(|| format!("{shown} makes integers or floats here, not {}", d.name()))
+}
+
+/// NumPy's dtype of `np.arange`'s bounds (integers or floats): Python
+/// numbers at their default dtype, NumPy scalars at their own.
+pub(crate) fn arange_common(bounds: impl IntoIterator<Item = Scalar>) -> Option<DType> {
+    let mut common: Option<DType> = None;
+    for s in bounds {
+        let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
+        common = Some(match common {
+            None => d,
+            Some(c) => crate::pytypes::promote_strong(c, d).unwrap_or(DType::Float64),
+        });
+    }
+    common
+}
+
+/// A shape of no extent, given to `shown`.
+pub(crate) fn empty_shape_error(shown: &str) -> String {
+    format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported")
+}
+
+/// An extent of a shape that is not an integer: of the dtype `s`, or an
+/// array (`array`), or something else.
+pub(crate) fn extent_error(s: Option<Scalar>, array: bool) -> String {
+    let what = match s {
+        Some(s) => s.dtype.name().to_owned(),
+        None if array => "an array".to_owned(),
+        None => "not a number".to_owned(),
+    };
+    format!("a shape is an integer or a tuple of integers (or `a.shape`), and this is {what}")
+}
+
+/// The arguments of a call of the array function or method `f` (the
+/// receiver first), as the lowering reads them.
+pub(crate) struct ArrayForm {
+    /// The receiver, the positional arguments and the leading ones given
+    /// by name.
+    pub args: Vec<hir::ExprId>,
+    pub dtype_expr: Option<hir::ExprId>,
+    pub axis_expr: Option<hir::ExprId>,
+    pub keepdims: bool,
+}
+
+/// The arguments of a call of the array function or method `f` (shown as
+/// `shown`) outside GPU code and without `*` arguments, or why compiled
+/// code refuses it whatever its arguments' values: a keyword it does not
+/// take, `keepdims=` not a Bool literal, `**`, the count of arguments, a
+/// dtype or an axis given twice, `astype` without a dtype.
+pub(crate) fn array_call_form(
+    hir: &hir::Body,
+    f: ArrFn,
+    shown: &str,
+    recv: Option<hir::ExprId>,
+    positional: &[hir::ExprId],
+    keywords: &[hir::Keyword],
+    call_at: TextRange,
+) -> Result<ArrayForm, (TextRange, String)> {
+    let takes_axis = matches!(f, ArrFn::Reduce(_) | ArrFn::Cumsum);
+    // `dtype=` and `axis=` are the keywords compiled; the others
+    // (`out=`, `order=`, `keepdims=`) are NumPy's but not compiled.
+    // NumPy's `ravel` and `copy` take none either (CPython's TypeError).
+    let takes_dtype = !matches!(
+        f,
+        ArrFn::Reshape
+            | ArrFn::Flatten
+            | ArrFn::Ravel
+            | ArrFn::Copy
+            | ArrFn::Cumsum
+            | ArrFn::Reduce(_)
+            | ArrFn::Transpose
+    );
+    let mut dtype_kw: Option<hir::ExprId> = None;
+    let mut axis_kw: Option<hir::ExprId> = None;
+    let mut named: Vec<Option<hir::ExprId>> = vec![None; creation_names(f).len()];
+    let mut keepdims = false;
+    for k in keywords {
+        let position = creation_names(f).iter().position(|n| Some(*n) == k.name.as_deref());
+        match k.name.as_deref() {
+            Some("dtype") if takes_dtype => dtype_kw = Some(k.value),
+            // `np.empty(shape=(0, 0))`, `np.full(n, fill_value=x)`: the
+            // leading arguments by name.
+            Some(_) if position.is_some_and(|p| p >= positional.len()) => {
+                named[position.expect("a named argument")] = Some(k.value)
+            }
+            Some("axis") if takes_axis => axis_kw = Some(k.value),
+            Some("keepdims") if matches!(f, ArrFn::Reduce(_)) => match hir.exprs[k.value] {
+                hir::Expr::Literal(Lit::Bool(b)) => keepdims = b,
+                _ => return Err((hir.expr_ranges[k.value], "`keepdims=` is `True` or `False` here".into())),
+            },
+            Some(name) => return Err((k.range, format!("{shown} takes no keyword `{name}=` in compiled code"))),
+            None => return Err((k.range, super::npfuncs::DOUBLE_STAR.into())),
+        }
+    }
+    let mut args: Vec<hir::ExprId> = Vec::new();
+    if let Some(r) = recv {
+        args.push(r);
+    }
+    args.extend(positional.iter().copied());
+    args.extend(named.iter().skip(positional.len()).map_while(|n| *n));
+    // (required positional, optional positional dtype)
+    let (need, dtype_pos) = match f {
+        ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike => (1, true),
+        ArrFn::Full | ArrFn::FullLike => (2, true),
+        ArrFn::Astype => (1, true),
+        ArrFn::Copy
+        | ArrFn::Transpose
+        | ArrFn::Ravel
+        | ArrFn::Flatten
+        | ArrFn::Reshape
+        | ArrFn::Reduce(_)
+        | ArrFn::Cumsum => (1, false),
+        ArrFn::Arange => (0, false),
+    };
+    // A reduction's and `cumsum`'s second positional argument is the axis.
+    let max = need + dtype_pos as usize + takes_axis as usize;
+    if f == ArrFn::Arange {
+        if args.is_empty() || args.len() > 3 {
+            return Err((call_at, format!("{shown} takes 1 to 3 arguments (and `dtype=`)")));
+        }
+    } else if f != ArrFn::Reshape && (args.len() < need || args.len() > max) {
+        let given = args.len() - recv.is_some() as usize;
+        let wanted = need - recv.is_some() as usize;
+        return Err((
+            call_at,
+            format!(
+                "{shown} takes {wanted}{} argument{} here, not {given}",
+                if dtype_pos {
+                    " (and a dtype)"
+                } else if takes_axis {
+                    " (and an axis)"
+                } else {
+                    ""
+                },
+                if wanted == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    let dtype_expr = match (dtype_kw, args.get(need).filter(|_| dtype_pos)) {
+        (Some(_), Some(&p)) => return Err((hir.expr_ranges[p], DTYPE_TWICE.into())),
+        (Some(k), None) => Some(k),
+        (None, Some(&p)) => Some(p),
+        (None, None) if f == ArrFn::Astype => return Err((call_at, format!("{shown} takes a dtype"))),
+        (None, None) => None,
+    };
+    let axis_expr = match (axis_kw, args.get(need).filter(|_| takes_axis)) {
+        (Some(_), Some(&p)) => return Err((hir.expr_ranges[p], "the axis is given twice".into())),
+        (k, p) => k.or(p.copied()),
+    };
+    Ok(ArrayForm { args, dtype_expr, axis_expr, keepdims })
+}
+
 /// The names of the leading parameters of the creation function `f`,
 /// which a call may give by keyword (`np.empty(shape=(0, 0))`).
 pub(crate) fn creation_names(f: ArrFn) -> &'static [&'static str] {
@@ -322,103 +577,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let hir = self.hir;
         let shown = if recv.is_some() { what.to_owned() } else { format!("`{what}`") };
         if let Some(&s) = c.args.iter().find(|&&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
-            return self.err(&self.range(s), "`*` arguments are not supported");
+            return self.err(&self.range(s), STARRED_ARGUMENT);
         }
         let takes_axis = matches!(f, ArrFn::Reduce(_) | ArrFn::Cumsum);
         let creates = !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) || (takes_axis && self.is_array_expr(c.id));
         if creates && self.decl.attrs.is_device() {
-            return self
-                .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
+            return self.err(c, gpu_creation_error(&shown));
         }
-        // `dtype=` and `axis=` are the keywords compiled; the others
-        // (`out=`, `order=`, `keepdims=`) are NumPy's but not compiled.
-        // NumPy's `ravel` and `copy` take none either (CPython's TypeError).
-        let takes_dtype = creates
-            && !matches!(
-                f,
-                ArrFn::Reshape | ArrFn::Flatten | ArrFn::Ravel | ArrFn::Copy | ArrFn::Cumsum | ArrFn::Reduce(_)
-            );
-        let mut dtype_kw: Option<hir::ExprId> = None;
-        let mut axis_kw: Option<hir::ExprId> = None;
-        let mut named: Vec<Option<hir::ExprId>> = vec![None; creation_names(f).len()];
-        let mut keepdims = false;
-        for k in c.keywords {
-            let position = creation_names(f).iter().position(|n| Some(*n) == k.name.as_deref());
-            match k.name.as_deref() {
-                Some("dtype") if takes_dtype => dtype_kw = Some(k.value),
-                // `np.empty(shape=(0, 0))`, `np.full(n, fill_value=x)`: the
-                // leading arguments by name.
-                Some(_) if position.is_some_and(|p| p >= c.args.len()) => {
-                    named[position.expect("a named argument")] = Some(k.value)
-                }
-                Some("axis") if takes_axis => axis_kw = Some(k.value),
-                Some("keepdims") if matches!(f, ArrFn::Reduce(_)) => match hir.exprs[k.value] {
-                    hir::Expr::Literal(Lit::Bool(b)) => keepdims = b,
-                    _ => return self.err(&self.range(k.value), "`keepdims=` is `True` or `False` here"),
-                },
-                Some(name) => {
-                    return self.err(&k.range, format!("{shown} takes no keyword `{name}=` in compiled code"));
-                }
-                None => return self.err(&k.range, "`**` arguments are not supported"),
-            }
-        }
-        let mut args: Vec<hir::ExprId> = Vec::new();
-        if let Some(r) = recv {
-            args.push(r);
-        }
-        args.extend(c.args.iter().copied());
-        args.extend(named.iter().skip(c.args.len()).map_while(|n| *n));
-        // (required positional, optional positional dtype)
-        let (need, dtype_pos) = match f {
-            ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike => {
-                (1, true)
-            }
-            ArrFn::Full | ArrFn::FullLike => (2, true),
-            ArrFn::Astype => (1, true),
-            ArrFn::Copy
-            | ArrFn::Transpose
-            | ArrFn::Ravel
-            | ArrFn::Flatten
-            | ArrFn::Reshape
-            | ArrFn::Reduce(_)
-            | ArrFn::Cumsum => (1, false),
-            ArrFn::Arange => (0, false),
+        let form = match array_call_form(hir, f, &shown, recv, c.args, c.keywords, c.at) {
+            Ok(form) => form,
+            Err((at, message)) => return self.err(&at, message),
         };
-        // A reduction's and `cumsum`'s second positional argument is the axis.
-        let max = need + dtype_pos as usize + takes_axis as usize;
-        if f == ArrFn::Arange {
-            if args.is_empty() || args.len() > 3 {
-                return self.err(c, format!("{shown} takes 1 to 3 arguments (and `dtype=`)"));
-            }
-        } else if f != ArrFn::Reshape && (args.len() < need || args.len() > max) {
-            let given = args.len() - recv.is_some() as usize;
-            let wanted = need - recv.is_some() as usize;
-            return self.err(
-                c,
-                format!(
-                    "{shown} takes {wanted}{} argument{} here, not {given}",
-                    if dtype_pos {
-                        " (and a dtype)"
-                    } else if takes_axis {
-                        " (and an axis)"
-                    } else {
-                        ""
-                    },
-                    if wanted == 1 { "" } else { "s" }
-                ),
-            );
-        }
-        let dtype_expr = match (dtype_kw, args.get(need).filter(|_| dtype_pos)) {
-            (Some(_), Some(&p)) => return self.err(&self.range(p), "the dtype is given twice"),
-            (Some(k), None) => Some(k),
-            (None, Some(&p)) => Some(p),
-            (None, None) if f == ArrFn::Astype => return self.err(c, format!("{shown} takes a dtype")),
-            (None, None) => None,
-        };
-        let axis_expr = match (axis_kw, args.get(need).filter(|_| takes_axis)) {
-            (Some(_), Some(&p)) => return self.err(&self.range(p), "the axis is given twice"),
-            (k, p) => k.or(p.copied()),
-        };
+        let ArrayForm { args, dtype_expr, axis_expr, keepdims } = form;
         // NumPy's `cumsum`, `argmin` and `argmax` take one axis, not a tuple.
         let single_axis = matches!(f, ArrFn::Cumsum | ArrFn::Reduce(Red::ArgMin | Red::ArgMax));
         let axis = match axis_expr {
@@ -441,7 +611,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Arr { v, ty } if f == ArrFn::Flatten => self.flattened(v, &ty, c),
                 Val::Arr { v, ty } => self.transposed(v, &ty, c),
                 Val::Err => Val::Err,
-                _ => self.err(&self.range(args[0]), format!("{shown} takes an array")),
+                _ => self.err(&self.range(args[0]), not_an_array_error(f, &shown)),
             },
             ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => {
                 let Some(dims) = self.shape_arg(args[0], &shown) else {
@@ -463,7 +633,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     (None, None) => DType::Float64,
                 };
                 if d.is_text() {
-                    return self.err(&self.range(args[0]), "arrays of Str or Bytes cannot be created in compiled code");
+                    return self.err(&self.range(args[0]), TEXT_ARRAY);
                 }
                 self.at(c);
                 let arr =
@@ -488,7 +658,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let (sv, st) = match src {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
-                    _ => return self.err(&self.range(args[0]), format!("{shown} takes an array")),
+                    _ => return self.err(&self.range(args[0]), not_an_array_error(f, &shown)),
                 };
                 let fill = if f == ArrFn::FullLike { Some(self.expr(args[1])) } else { None };
                 let Some(nd) = st.ndim() else {
@@ -496,7 +666,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 };
                 let d = dtype.unwrap_or(st.dtype);
                 if d.is_text() {
-                    return self.err(&self.range(args[0]), "arrays of Str or Bytes cannot be created in compiled code");
+                    return self.err(&self.range(args[0]), TEXT_ARRAY);
                 }
                 self.at(c);
                 let dims: Vec<(ValueId, bool)> = (0..nd)
@@ -541,27 +711,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let (v, ty) = match self.expr(args[0]) {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
-                    _ if f == ArrFn::Cumsum => {
-                        return self.err(&self.range(args[0]), format!("{shown} takes an array"))
-                    }
-                    _ => {
-                        return self.err(
-                            &self.range(args[0]),
-                            format!(
-                                "{shown} takes an array here (of numbers, the built-ins `min` and `max` are Python's)"
-                            ),
-                        )
-                    }
+                    _ => return self.err(&self.range(args[0]), not_an_array_error(f, &shown)),
                 };
-                if ty.dtype.is_text() {
-                    return self.err(&self.range(args[0]), format!("{shown} takes an array of numbers"));
-                }
-                let ordered = matches!(f, ArrFn::Reduce(Red::Min | Red::Max | Red::ArgMin | Red::ArgMax));
-                if ordered && ty.dtype.is_complex() {
-                    return self.err(
-                        &self.range(args[0]),
-                        format!("{shown} of complex numbers is not supported: compare `abs` or the parts"),
-                    );
+                if let Some(message) = reduced_dtype_error(f, &shown, ty.dtype) {
+                    return self.err(&self.range(args[0]), message);
                 }
                 let Some(nd) = ty.ndim() else {
                     return self.err(&self.range(args[0]), "the number of axes of this array is not known");
@@ -580,12 +733,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let one = match &axes {
                     Some(a) if a.len() == nd => None,
                     Some(a) if a.len() == 1 => Some(a[0]),
-                    Some(_) => {
-                        return self.err(
-                            &self.range(axis_expr.unwrap_or(args[0])),
-                            format!("{shown} over some of the axes of a {nd}-D array at once is not supported here: reduce one axis at a time"),
-                        )
-                    }
+                    Some(_) => return self.err(&self.range(axis_expr.unwrap_or(args[0])), some_axes_error(&shown, nd)),
                     None => None,
                 };
                 let reduced = self.reduce(r, v, &ty, one, c);
@@ -605,7 +753,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if matches!(v, Val::Err) {
             Val::Err
         } else {
-            self.err(&self.range(at), "the fill value is a number")
+            self.err(&self.range(at), FILL_NOT_A_NUMBER)
         }
     }
 
@@ -638,7 +786,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         match found {
             Some(d) if d.is_text() => {
-                self.err(&self.range(e), "arrays of Str or Bytes cannot be created in compiled code");
+                self.err(&self.range(e), TEXT_ARRAY);
                 None
             }
             Some(d) => Some(d),
@@ -654,10 +802,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     hir::Expr::Literal(Lit::Str(s)) => format!("\"{s}\""),
                     _ => hir.dotted(e).unwrap_or_else(|| hir.construct_name(e).to_owned()),
                 };
-                self.err(
-                    &self.range(e),
-                    format!("unknown dtype `{shown}`: give a NumPy or postyp dtype (`np.float64`, `Int32`) or `float`, `int`, `bool`"),
-                );
+                self.err(&self.range(e), unknown_dtype_error(&shown));
                 None
             }
         }
@@ -683,11 +828,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Reports NumPy's AttributeError when `name` is a dtype alias NumPy 2
     /// removed (`np.float_`); whether it is one.
     fn removed_dtype_reported(&mut self, name: &str, e: hir::ExprId) -> bool {
-        let Some(instead) = removed_numpy_dtype(name) else { return false };
-        self.err(
-            &self.range(e),
-            format!("AttributeError: `np.{name}` was removed in the NumPy 2.0 release. Use `{instead}` instead."),
-        );
+        let Some(message) = removed_dtype_error(name) else { return false };
+        self.err(&self.range(e), message);
         true
     }
 
@@ -772,10 +914,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ => elts.iter().map(|&x| (self.expr(x), self.range(x))).collect(),
         };
         if values.is_empty() {
-            self.err(
-                &self.range(e),
-                format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported"),
-            );
+            self.err(&self.range(e), empty_shape_error(shown));
             return None;
         }
         let mut out = Vec::new();
@@ -791,15 +930,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 _ => {
                     if !matches!(v, Val::Err) {
-                        let what = match v.scalar() {
-                            Some(s) => s.dtype.name().to_owned(),
-                            None if matches!(v, Val::Arr { .. }) => "an array".to_owned(),
-                            None => "not a number".to_owned(),
-                        };
-                        self.err(
-                            &at,
-                            format!("a shape is an integer or a tuple of integers (or `a.shape`), and this is {what}"),
-                        );
+                        self.err(&at, extent_error(v.scalar(), matches!(v, Val::Arr { .. })));
                     }
                     bad = true;
                 }
@@ -952,27 +1083,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for &a in args {
             let v = self.expr(a);
             let at = self.range(a);
-            match v.scalar() {
-                Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Float) => vals.push((v, at)),
-                Some(s) => return self.err(&at, format!("{shown} takes integers or floats, not {}", s.dtype.name())),
-                None if matches!(v, Val::Err) => return Val::Err,
-                None => return self.err(&at, format!("{shown} takes numbers")),
+            if matches!(v, Val::Err) {
+                return Val::Err;
+            }
+            match arange_bound_error(shown, v.scalar()) {
+                Some(message) => return self.err(&at, message),
+                None => vals.push((v, at)),
             }
         }
-        // NumPy's result dtype of the bounds: Python numbers at their
-        // default dtype, NumPy scalars at their own.
-        let mut common: Option<DType> = None;
-        for (v, _) in &vals {
-            let s = v.scalar().expect("a number");
-            let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
-            common = Some(match common {
-                None => d,
-                Some(c) => crate::pytypes::promote_strong(c, d).unwrap_or(DType::Float64),
-            });
-        }
+        let common = arange_common(vals.iter().map(|(v, _)| v.scalar().expect("a number")));
         let d = dtype.unwrap_or(common.unwrap_or(DType::Int64));
-        if d.is_complex() || d == DType::Bool {
-            return self.err(c, format!("{shown} makes integers or floats here, not {}", d.name()));
+        if let Some(message) = arange_dtype_error(shown, d) {
+            return self.err(c, message);
         }
         let zero = Val::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) };
         let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
@@ -1068,7 +1190,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let written: &[hir::ExprId] = match &hir.exprs[e] {
             hir::Expr::Tuple(_) if single => {
-                self.err(&self.range(e), "TypeError: 'tuple' object cannot be interpreted as an integer");
+                self.err(&self.range(e), TUPLE_AXIS);
                 return None;
             }
             hir::Expr::Tuple(elts) => elts,
@@ -1080,10 +1202,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Lit { lit: Lit::Int(k), .. } if i64::try_from(k).is_ok() => axes.push(k as i64),
                 Val::Err => return None,
                 _ => {
-                    self.err(
-                        &self.range(x),
-                        format!("the axis of {shown} is an integer constant here (`axis=0`, `axis=-1`)"),
-                    );
+                    self.err(&self.range(x), axis_constant_error(shown));
                     return None;
                 }
             }
@@ -1112,20 +1231,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Some(Some(vec![nd - 1]));
             }
         }
-        let mut axes = Vec::new();
-        for &k in ks {
-            if k < -n || k >= n {
-                self.err(&at, format!("AxisError: axis {k} is out of bounds for array of dimension {nd}"));
-                return None;
-            }
-            let k = if k < 0 { (k + n) as usize } else { k as usize };
-            if axes.contains(&k) {
-                self.err(&at, "ValueError: duplicate value in 'axis'");
-                return None;
-            }
-            axes.push(k);
+        if let Some(message) = axes_error(ks, nd) {
+            self.err(&at, message);
+            return None;
         }
-        Some(Some(axes))
+        Some(Some(ks.iter().map(|&k| if k < 0 { (k + n) as usize } else { k as usize }).collect()))
     }
 
     /// `reduced` (a scalar, or an array without the axes `kept`) as an

@@ -211,8 +211,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// An argument a refused call did not get to. What is not a value in
-    /// itself (a shape tuple, a dtype such as `np.float64` or `"f8"`, a
-    /// `*` operand) is not refused again as one; its parts are checked.
+    /// itself (a shape tuple, a dtype such as `np.float64`, `"f8"` or
+    /// `float`, `None`, a `*` operand) is not refused again as one; its
+    /// parts are checked.
     pub(super) fn check_unreached_argument(&mut self, a: hir::ExprId) {
         let names_global = || {
             let root = self.hir.dotted(a)?;
@@ -224,7 +225,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Expr::Starred(_) | hir::Expr::Tuple(_) | hir::Expr::List(_) => {
                 self.check_refused_parts(a);
             }
-            hir::Expr::Literal(_) | hir::Expr::IntTooLarge => {}
+            hir::Expr::Literal(_) | hir::Expr::IntTooLarge | hir::Expr::None => {}
+            hir::Expr::Name(hir::Name::Free(n)) if crate::declare::python_scalar(n).is_some() => {}
             _ if names_global() == Some(true) => {}
             _ => {
                 self.expr(a);

@@ -27,51 +27,141 @@
 
 use super::*;
 
+/// `np.outer` (shown as `shown`) of `n` arguments, not two.
+pub(crate) fn outer_count_error(shown: &str, n: usize) -> String {
+    format!("{shown} takes two arrays here, not {n} arguments")
+}
+
+/// `np.outer` (shown as `shown`) of an array of other than one axis.
+pub(crate) fn outer_axes_error(shown: &str) -> String {
+    format!("{shown} takes arrays of one axis here")
+}
+
+/// `np.outer` (shown as `shown`) of arrays of `a` and `b`, which have no
+/// common dtype.
+pub(crate) fn outer_dtypes_error(shown: &str, a: DType, b: DType) -> String {
+    format!("{shown} of {} and {}", a.name(), b.name())
+}
+
+/// The array, shift and axis of `np.roll` (shown as `shown`) called with
+/// `args` and `keywords` (`shift=` and `axis=` at most), or why compiled
+/// code refuses them whatever their values: too many, one given twice,
+/// no array or shift.
+#[allow(clippy::type_complexity)]
+pub(crate) fn roll_form(
+    hir: &hir::Body,
+    args: &[hir::ExprId],
+    keywords: &[hir::Keyword],
+    shown: &str,
+    call_at: TextRange,
+) -> Result<(hir::ExprId, hir::ExprId, Option<hir::ExprId>), (TextRange, String)> {
+    let mut given: [Option<hir::ExprId>; 3] = [None; 3];
+    if args.len() > 3 {
+        return Err((call_at, format!("{shown} takes an array, a shift and an axis")));
+    }
+    for (k, &a) in args.iter().enumerate() {
+        given[k] = Some(a);
+    }
+    for kw in keywords {
+        let name = kw.name.as_deref().unwrap_or("");
+        let k = if name == "shift" { 1 } else { 2 };
+        if given[k].is_some() {
+            return Err((hir.expr_ranges[kw.value], format!("`{name}` is given twice")));
+        }
+        given[k] = Some(kw.value);
+    }
+    let [Some(array_e), Some(shift_e), axis_e] = given else {
+        return Err((call_at, format!("{shown} takes an array and a shift")));
+    };
+    Ok((array_e, shift_e, axis_e))
+}
+
+/// An axis of `np.roll` (shown as `shown`) that is no integer constant.
+pub(crate) fn roll_axis_error(shown: &str) -> String {
+    format!("the axis of {shown} is an integer constant here")
+}
+
+/// A shift of `np.roll` (shown as `shown`) that is not an integer.
+pub(crate) fn shift_error(shown: &str) -> String {
+    format!("the shift of {shown} is an integer here")
+}
+
+/// The start, stop, number and endpoint of `np.linspace` (shown as
+/// `shown`) called with `args` and `keywords` (the four names at most),
+/// or why compiled code refuses them whatever their values: too many, one
+/// given twice, no start or stop, an endpoint that is no Bool constant.
+#[allow(clippy::type_complexity)]
+pub(crate) fn linspace_form(
+    hir: &hir::Body,
+    args: &[hir::ExprId],
+    keywords: &[hir::Keyword],
+    shown: &str,
+    call_at: TextRange,
+) -> Result<(hir::ExprId, hir::ExprId, Option<hir::ExprId>, bool), (TextRange, String)> {
+    if args.len() > 4 {
+        return Err((call_at, format!("{shown} takes a start, a stop, a number and an endpoint here")));
+    }
+    let mut given: [Option<hir::ExprId>; 4] = [None; 4];
+    for (k, &a) in args.iter().enumerate() {
+        given[k] = Some(a);
+    }
+    for kw in keywords {
+        let name = kw.name.as_deref().unwrap_or("");
+        let Some(k) = ["start", "stop", "num", "endpoint"].iter().position(|n| *n == name) else { continue };
+        if given[k].is_some() {
+            return Err((hir.expr_ranges[kw.value], format!("`{name}` is given twice")));
+        }
+        given[k] = Some(kw.value);
+    }
+    let [Some(start_e), Some(stop_e), num_e, endpoint_e] = given else {
+        return Err((call_at, format!("{shown} takes a start and a stop")));
+    };
+    let endpoint = match endpoint_e.map(|e| (e, &hir.exprs[e])) {
+        None => true,
+        Some((_, hir::Expr::Literal(Lit::Bool(b)))) => *b,
+        Some((e, _)) => return Err((hir.expr_ranges[e], "the endpoint is the constant `True` or `False` here".into())),
+    };
+    Ok((start_e, stop_e, num_e, endpoint))
+}
+
+/// `common` promoted with a bound of `np.linspace` (shown as `shown`) of
+/// the type `s` (`None`: not a number), or why it is refused: not a
+/// number, not a real one, or of no common type.
+pub(crate) fn linspace_bound(shown: &str, s: Option<Scalar>, common: Scalar) -> Result<Scalar, String> {
+    let Some(s) = s else { return Err(format!("{shown} takes numbers here")) };
+    if kind(s.dtype) > Kind::Float {
+        return Err(format!("{shown} takes real numbers here, not {}", s.dtype.name()));
+    }
+    promote(common, s).ok_or_else(|| format!("{shown} of {}", s.dtype.name()))
+}
+
+/// A number of samples of `np.linspace` (shown as `shown`) that is not an
+/// integer.
+pub(crate) fn samples_error(shown: &str) -> String {
+    format!("the number of samples of {shown} is an integer")
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// `np.linspace(start, stop, num=50, endpoint=True)`.
     pub(super) fn linspace_call(&mut self, shown: &str, c: &CallExpr) -> Val {
-        let Some(kws) = self.keywords_of(c, &["start", "stop", "num", "endpoint"], shown) else { return Val::Err };
-        let args = c.args;
-        if args.len() > 4 {
-            return self.err(&c.at, format!("{shown} takes a start, a stop, a number and an endpoint here"));
+        if self.keywords_of(c, &["start", "stop", "num", "endpoint"], shown).is_none() {
+            return Val::Err;
         }
-        let mut given: [Option<hir::ExprId>; 4] = [None; 4];
-        for (k, &a) in args.iter().enumerate() {
-            given[k] = Some(a);
-        }
-        for &(name, e) in &kws {
-            let k = ["start", "stop", "num", "endpoint"].iter().position(|n| *n == name).expect("a known keyword");
-            if given[k].is_some() {
-                return self.err(&self.range(e), format!("`{name}` is given twice"));
-            }
-            given[k] = Some(e);
-        }
-        let [Some(start_e), Some(stop_e), num_e, endpoint_e] = given else {
-            return self.err(&c.at, format!("{shown} takes a start and a stop"));
-        };
-        let endpoint = match endpoint_e.map(|e| (e, &self.hir.exprs[e])) {
-            None => true,
-            Some((_, hir::Expr::Literal(Lit::Bool(b)))) => *b,
-            Some((e, _)) => return self.err(&self.range(e), "the endpoint is the constant `True` or `False` here"),
+        let (start_e, stop_e, num_e, endpoint) = match linspace_form(self.hir, c.args, c.keywords, shown, c.at) {
+            Ok(form) => form,
+            Err((at, message)) => return self.err(&at, message),
         };
         let mut bounds = Vec::new();
         let mut common = Scalar::weak(DType::Float64);
         for e in [start_e, stop_e] {
             let v = self.expr(e);
             let at = self.range(e);
-            let Some(s) = v.scalar() else {
-                return if matches!(v, Val::Err) {
-                    Val::Err
-                } else {
-                    self.err(&at, format!("{shown} takes numbers here"))
-                };
-            };
-            if kind(s.dtype) > Kind::Float {
-                return self.err(&at, format!("{shown} takes real numbers here, not {}", s.dtype.name()));
+            if matches!(v, Val::Err) {
+                return Val::Err;
             }
-            common = match promote(common, s) {
-                Some(p) => p,
-                None => return self.err(&at, format!("{shown} of {}", s.dtype.name())),
+            common = match linspace_bound(shown, v.scalar(), common) {
+                Ok(p) => p,
+                Err(message) => return self.err(&at, message),
             };
             bounds.push((v, at));
         }
@@ -94,7 +184,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         None => return Val::Err,
                     },
                     _ if matches!(v, Val::Err) => return Val::Err,
-                    _ => return self.err(&at, format!("the number of samples of {shown} is an integer")),
+                    _ => return self.err(&at, samples_error(shown)),
                 }
             }
         };
@@ -148,19 +238,19 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Err;
         }
         let &[a_e, b_e] = c.args else {
-            return self.err(&c.at, format!("{shown} takes two arrays here, not {} arguments", c.args.len()));
+            return self.err(&c.at, outer_count_error(shown, c.args.len()));
         };
         let mut arrays = Vec::new();
         for e in [a_e, b_e] {
             let Some((v, ty)) = self.numeric_array_arg(e, shown, true) else { return Val::Err };
             if ty.ndim() != Some(1) {
-                return self.err(&self.range(e), format!("{shown} takes arrays of one axis here"));
+                return self.err(&self.range(e), outer_axes_error(shown));
             }
             arrays.push((v, ty));
         }
         let (a, b) = (&arrays[0], &arrays[1]);
         let Some(p) = promote(Scalar::strong(a.1.dtype), Scalar::strong(b.1.dtype)) else {
-            return self.err(&c.at, format!("{shown} of {} and {}", a.1.dtype.name(), b.1.dtype.name()));
+            return self.err(&c.at, outer_dtypes_error(shown, a.1.dtype, b.1.dtype));
         };
         let d = p.dtype;
         self.at(&c.at);
@@ -182,23 +272,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `np.roll(a, shift, axis=None)`.
     pub(super) fn roll_call(&mut self, shown: &str, c: &CallExpr) -> Val {
-        let Some(kws) = self.keywords_of(c, &["shift", "axis"], shown) else { return Val::Err };
-        let mut given: [Option<hir::ExprId>; 3] = [None; 3];
-        if c.args.len() > 3 {
-            return self.err(&c.at, format!("{shown} takes an array, a shift and an axis"));
+        if self.keywords_of(c, &["shift", "axis"], shown).is_none() {
+            return Val::Err;
         }
-        for (k, &a) in c.args.iter().enumerate() {
-            given[k] = Some(a);
-        }
-        for &(name, e) in &kws {
-            let k = if name == "shift" { 1 } else { 2 };
-            if given[k].is_some() {
-                return self.err(&self.range(e), format!("`{name}` is given twice"));
-            }
-            given[k] = Some(e);
-        }
-        let [Some(array_e), Some(shift_e), axis_e] = given else {
-            return self.err(&c.at, format!("{shown} takes an array and a shift"));
+        let (array_e, shift_e, axis_e) = match roll_form(self.hir, c.args, c.keywords, shown, c.at) {
+            Ok(form) => form,
+            Err((at, message)) => return self.err(&at, message),
         };
         let Some((a, ty)) = self.numeric_array_arg(array_e, shown, true) else { return Val::Err };
         let nd = ty.ndim().expect("a known number of axes");
@@ -211,10 +290,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 (_, Val::Err) => return Val::Err,
                 (_, Val::Lit { lit: Lit::Int(k), .. }) => {
-                    let msg = format!("AxisError: axis {k} is out of bounds for array of dimension {nd}");
-                    return self.err(&self.range(e), msg);
+                    return self.err(&self.range(e), super::arrays::axis_bounds_error(k, nd));
                 }
-                _ => return self.err(&self.range(e), format!("the axis of {shown} is an integer constant here")),
+                _ => return self.err(&self.range(e), roll_axis_error(shown)),
             },
         };
         let shift_v = self.expr(shift_e);
@@ -222,7 +300,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match shift_v.scalar() {
             Some(s) if matches!(kind(s.dtype), Kind::Bool | Kind::Int) => {}
             None if matches!(shift_v, Val::Err) => return Val::Err,
-            _ => return self.err(&shift_at, format!("the shift of {shown} is an integer here")),
+            _ => return self.err(&shift_at, shift_error(shown)),
         }
         let Some(shift) = self.materialize(&shift_v, DType::Int64, &shift_at) else { return Val::Err };
         self.at(&c.at);

@@ -64,6 +64,35 @@ impl NanRed {
     }
 }
 
+/// `np.linalg.norm` (shown as `shown`) of `n` arguments.
+pub(crate) fn norm_count_error(shown: &str, n: usize) -> String {
+    format!("{shown} takes an array and an order here, not {n} arguments")
+}
+
+/// The order of `np.linalg.norm` given by position and as `ord=`.
+pub(crate) const ORDER_TWICE: &str = "the order is given twice";
+
+/// `np.linalg.norm` (shown as `shown`) of an array of three axes or more.
+pub(crate) fn norm_axes_error(shown: &str) -> String {
+    format!("{shown} takes an array of one or two axes here")
+}
+
+/// NumPy's ValueError of the order `s` (a string) of a vector's norm.
+pub(crate) fn vector_order_error(s: &str) -> String {
+    format!("ValueError: Invalid norm order '{s}' for vectors")
+}
+
+/// An order of `np.linalg.norm` (shown as `shown`) that is no number
+/// constant.
+pub(crate) fn order_constant_error(shown: &str) -> String {
+    format!("the order of {shown} is a constant here (`2`, `1`, `np.inf`, `'fro'`)")
+}
+
+/// A number order of `np.linalg.norm` (shown as `shown`) of a matrix.
+pub(crate) fn matrix_order_error(shown: &str) -> String {
+    format!("{shown} of a matrix takes the order `None` or `'fro'` here (the Frobenius norm)")
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// `np.nanXXX(a)`, with `ddof=` for `nanvar` and `nanstd`; with
     /// `skip_nan` false, `np.var(a)` and `np.std(a)` (`r` is `Var` or
@@ -327,17 +356,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let Some(kws) = self.keywords_of(c, &["ord"], shown) else { return Val::Err };
         let args = c.args;
         if args.is_empty() || args.len() > 2 {
-            return self.err(&c.at, format!("{shown} takes an array and an order here, not {} arguments", args.len()));
+            return self.err(&c.at, norm_count_error(shown, args.len()));
         }
         let ord_expr = match (kws.first(), args.get(1)) {
-            (Some(_), Some(&p)) => return self.err(&self.range(p), "the order is given twice"),
+            (Some(_), Some(&p)) => return self.err(&self.range(p), ORDER_TWICE),
             (Some((_, k)), None) => Some(*k),
             (None, p) => p.copied(),
         };
         let Some((arr, ty)) = self.numeric_array_arg(args[0], shown, true) else { return Val::Err };
         let nd = ty.ndim().expect("checked by numeric_array_arg");
         if nd > 2 {
-            return self.err(&self.range(args[0]), format!("{shown} takes an array of one or two axes here"));
+            return self.err(&self.range(args[0]), norm_axes_error(shown));
         }
         let hir = self.hir;
         let ord = match ord_expr.map(|e| (e, &hir.exprs[e])) {
@@ -346,25 +375,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 NormOrd::Euclid
             }
             Some((e, hir::Expr::Literal(Lit::Str(s)))) if nd == 1 => {
-                return self.err(&self.range(e), format!("ValueError: Invalid norm order '{s}' for vectors"))
+                return self.err(&self.range(e), vector_order_error(s))
             }
             Some((e, _)) => {
                 let p = match self.expr(e) {
                     Val::Lit { lit: Lit::Int(i), .. } => i as f64,
                     Val::Lit { lit: Lit::Float(f), .. } => f,
                     Val::Err => return Val::Err,
-                    _ => {
-                        return self.err(
-                            &self.range(e),
-                            format!("the order of {shown} is a constant here (`2`, `1`, `np.inf`, `'fro'`)"),
-                        )
-                    }
+                    _ => return self.err(&self.range(e), order_constant_error(shown)),
                 };
                 if nd == 2 {
-                    return self.err(
-                        &self.range(e),
-                        format!("{shown} of a matrix takes the order `None` or `'fro'` here (the Frobenius norm)"),
-                    );
+                    return self.err(&self.range(e), matrix_order_error(shown));
                 }
                 match p {
                     2.0 => NormOrd::Euclid,

@@ -241,51 +241,159 @@ pub(crate) fn array_element_via(s: Scalar, float_literal: bool, d: DType) -> Opt
     Some(if float_literal && matches!(kind(d), Kind::Int | Kind::Bool) { DType::Float64 } else { d })
 }
 
+/// `np.array` (shown as `shown`) of a count of arguments it does not take.
+pub(crate) fn array_of_count_error(shown: &str) -> String {
+    format!("{shown} takes a list of numbers (and a dtype) here")
+}
+
+/// Why `np.array` (shown as `shown`) does not take an element of a list
+/// that is an array, a tuple, or a number of the type `s`.
+pub(crate) fn list_element_error(shown: &str, array: bool, tuple: bool, s: Option<Scalar>) -> Option<String> {
+    if array {
+        Some(format!("{shown} takes a list of numbers here, not of arrays"))
+    } else if tuple {
+        Some(format!("{shown} takes a list of numbers here, not of tuples"))
+    } else {
+        let d = s?.dtype;
+        d.is_text().then(|| format!("{shown} takes numbers here, not {}", d.name()))
+    }
+}
+
+/// A complex number stored in an array of `d`, which is not complex.
+pub(crate) fn complex_element_error(d: DType) -> String {
+    format!("a complex number cannot be stored in an array of {}", d.name())
+}
+
+/// Why a function (shown as `shown`) that takes an array of numbers
+/// (complex ones only when `complex_ok`) does not take `arr` (`None`:
+/// not an array).
+pub(crate) fn numeric_array_error(shown: &str, arr: Option<&TypeData>, complex_ok: bool) -> Option<String> {
+    let Some(ty) = arr else { return Some(format!("{shown} takes an array")) };
+    if ty.dtype.is_text() {
+        Some(format!("{shown} takes an array of numbers, not {}", ty.dtype.name()))
+    } else if ty.dtype.is_complex() && !complex_ok {
+        Some(format!("{shown} of complex numbers is not supported in compiled code"))
+    } else if ty.ndim().is_none() {
+        Some("the number of axes of this array is not known".into())
+    } else {
+        None
+    }
+}
+
+/// Whether the function `f` creates an array (which GPU code cannot).
+pub(crate) fn creates_array(f: NpFn) -> bool {
+    matches!(
+        f,
+        NpFn::Sort
+            | NpFn::SortInPlace
+            | NpFn::ArgSort
+            | NpFn::ArgSortMethod
+            | NpFn::Partition
+            | NpFn::ArrayOf
+            | NpFn::Linspace
+            | NpFn::Outer
+            | NpFn::Roll
+            | NpFn::Cross
+            | NpFn::Concatenate
+            | NpFn::Diff
+            | NpFn::FlatNonzero
+            | NpFn::Unique
+            | NpFn::Eye
+            | NpFn::Identity
+            | NpFn::Histogram
+            | NpFn::Det
+            | NpFn::Eigh
+            | NpFn::EigvalsH
+    )
+}
+
+/// `**` arguments, which compiled code does not take.
+pub(crate) const DOUBLE_STAR: &str = "`**` arguments are not supported";
+
+/// How NumPy spells the function `g` (shown in messages).
+pub(crate) fn np_function_shown(g: NpFn) -> &'static str {
+    match g {
+        NpFn::Sort => "`np.sort`",
+        NpFn::SortInPlace => "`.sort()`",
+        NpFn::ArgSort => "`np.argsort`",
+        NpFn::Partition => "`np.partition`",
+        NpFn::ArgSortMethod => "`.argsort()`",
+        NpFn::Linspace => "`np.linspace`",
+        NpFn::Outer => "`np.outer`",
+        NpFn::Roll => "`np.roll`",
+        NpFn::Cross => "`np.cross`",
+        NpFn::Concatenate => "`np.concatenate`",
+        NpFn::Diff => "`np.diff`",
+        NpFn::FlatNonzero => "`np.flatnonzero`",
+        NpFn::Unique => "`np.unique`",
+        NpFn::Trace => "`np.trace`",
+        NpFn::TraceMethod => "`.trace()`",
+        NpFn::Eye => "`np.eye`",
+        NpFn::Identity => "`np.identity`",
+        NpFn::Histogram => "`np.histogram`",
+        NpFn::Searchsorted => "`np.searchsorted`",
+        NpFn::Norm => "`np.linalg.norm`",
+        NpFn::Det => "`np.linalg.det`",
+        NpFn::Eigh => "`np.linalg.eigh`",
+        NpFn::EigvalsH => "`np.linalg.eigvalsh`",
+        NpFn::ArrayOf => "`np.array`",
+        NpFn::Var => "`np.var`",
+        NpFn::Std => "`np.std`",
+        NpFn::VarMethod => "`.var()`",
+        NpFn::StdMethod => "`.std()`",
+        NpFn::Nan(r) => match r {
+            NanRed::Sum => "`np.nansum`",
+            NanRed::Prod => "`np.nanprod`",
+            NanRed::Min => "`np.nanmin`",
+            NanRed::Max => "`np.nanmax`",
+            NanRed::ArgMin => "`np.nanargmin`",
+            NanRed::ArgMax => "`np.nanargmax`",
+            NanRed::Mean => "`np.nanmean`",
+            NanRed::Var => "`np.nanvar`",
+            NanRed::Std => "`np.nanstd`",
+        },
+    }
+}
+
+/// The keywords the lowering of `g` reads first (refusing any other, and
+/// any given twice), for the functions whose lowering starts there.
+pub(crate) fn leading_keywords(g: NpFn) -> Option<&'static [&'static str]> {
+    Some(match g {
+        NpFn::Sort | NpFn::SortInPlace | NpFn::Partition | NpFn::Outer | NpFn::Det | NpFn::Cross => &[],
+        NpFn::ArgSort | NpFn::ArgSortMethod => &["kind"],
+        NpFn::Searchsorted => &["v", "side", "sorter"],
+        NpFn::Linspace => &["start", "stop", "num", "endpoint"],
+        NpFn::Roll => &["shift", "axis"],
+        NpFn::Eigh | NpFn::EigvalsH => &["UPLO"],
+        NpFn::Norm => &["ord"],
+        NpFn::ArrayOf => &["dtype"],
+        NpFn::Var | NpFn::Std | NpFn::VarMethod | NpFn::StdMethod | NpFn::Nan(NanRed::Var | NanRed::Std) => &["ddof"],
+        NpFn::Nan(_) => &[],
+        _ => return None,
+    })
+}
+
+/// Why a call of `shown` whose lowering reads the keywords `known` is
+/// refused: a keyword not among them, or one given twice.
+pub(crate) fn keyword_error(keywords: &[hir::Keyword], known: &[&str], shown: &str) -> Option<(TextRange, String)> {
+    let mut seen: Vec<&str> = Vec::new();
+    for k in keywords {
+        let name = k.name.as_deref().unwrap_or("");
+        if !known.contains(&name) {
+            return Some((k.range, format!("{shown} takes no keyword `{name}=` in compiled code")));
+        }
+        if seen.contains(&name) {
+            return Some((k.range, format!("`{name}=` is given twice")));
+        }
+        seen.push(name);
+    }
+    None
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// What `f` names among this module's functions, and its name as
     /// NumPy spells it (shown in messages).
     pub(super) fn np_function_target(&self, f: hir::ExprId) -> Option<(NpFn, &'static str)> {
-        let shown = |g: NpFn| match g {
-            NpFn::Sort => "`np.sort`",
-            NpFn::SortInPlace => "`.sort()`",
-            NpFn::ArgSort => "`np.argsort`",
-            NpFn::Partition => "`np.partition`",
-            NpFn::ArgSortMethod => "`.argsort()`",
-            NpFn::Linspace => "`np.linspace`",
-            NpFn::Outer => "`np.outer`",
-            NpFn::Roll => "`np.roll`",
-            NpFn::Cross => "`np.cross`",
-            NpFn::Concatenate => "`np.concatenate`",
-            NpFn::Diff => "`np.diff`",
-            NpFn::FlatNonzero => "`np.flatnonzero`",
-            NpFn::Unique => "`np.unique`",
-            NpFn::Trace => "`np.trace`",
-            NpFn::TraceMethod => "`.trace()`",
-            NpFn::Eye => "`np.eye`",
-            NpFn::Identity => "`np.identity`",
-            NpFn::Histogram => "`np.histogram`",
-            NpFn::Searchsorted => "`np.searchsorted`",
-            NpFn::Norm => "`np.linalg.norm`",
-            NpFn::Det => "`np.linalg.det`",
-            NpFn::Eigh => "`np.linalg.eigh`",
-            NpFn::EigvalsH => "`np.linalg.eigvalsh`",
-            NpFn::ArrayOf => "`np.array`",
-            NpFn::Var => "`np.var`",
-            NpFn::Std => "`np.std`",
-            NpFn::VarMethod => "`.var()`",
-            NpFn::StdMethod => "`.std()`",
-            NpFn::Nan(r) => match r {
-                NanRed::Sum => "`np.nansum`",
-                NanRed::Prod => "`np.nanprod`",
-                NanRed::Min => "`np.nanmin`",
-                NanRed::Max => "`np.nanmax`",
-                NanRed::ArgMin => "`np.nanargmin`",
-                NanRed::ArgMax => "`np.nanargmax`",
-                NanRed::Mean => "`np.nanmean`",
-                NanRed::Var => "`np.nanvar`",
-                NanRed::Std => "`np.nanstd`",
-            },
-        };
         let found = match &self.hir.exprs[f] {
             hir::Expr::Name(_) => match self.global_of(f) {
                 Some(Global::Boundary { module, name }) if module == "numpy" => numpy_function(name),
@@ -323,7 +431,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             _ => None,
         };
-        found.map(|g| (g, shown(g)))
+        found.map(|g| (g, np_function_shown(g)))
     }
 
     /// Whether `e` is `np.linalg` (or `linalg` imported from NumPy).
@@ -341,37 +449,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn np_function_call(&mut self, f: NpFn, shown: &str, c: &CallExpr) -> Val {
         let hir = self.hir;
         if let Some(&s) = c.args.iter().find(|&&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
-            return self.err(&self.range(s), "`*` arguments are not supported");
+            return self.err(&self.range(s), STARRED_ARGUMENT);
         }
         if let Some(k) = c.keywords.iter().find(|k| k.name.is_none()) {
-            return self.err(&k.range, "`**` arguments are not supported");
+            return self.err(&k.range, DOUBLE_STAR);
         }
-        let creates = matches!(
-            f,
-            NpFn::Sort
-                | NpFn::SortInPlace
-                | NpFn::ArgSort
-                | NpFn::ArgSortMethod
-                | NpFn::Partition
-                | NpFn::ArrayOf
-                | NpFn::Linspace
-                | NpFn::Outer
-                | NpFn::Roll
-                | NpFn::Cross
-                | NpFn::Concatenate
-                | NpFn::Diff
-                | NpFn::FlatNonzero
-                | NpFn::Unique
-                | NpFn::Eye
-                | NpFn::Identity
-                | NpFn::Histogram
-                | NpFn::Det
-                | NpFn::Eigh
-                | NpFn::EigvalsH
-        );
+        let creates = creates_array(f);
         if creates && self.decl.attrs.is_device() {
-            return self
-                .err(c, format!("{shown} creates an array, which GPU code cannot: pass the array in as a parameter"));
+            return self.err(c, super::arrays::gpu_creation_error(shown));
         }
         match f {
             NpFn::Sort | NpFn::SortInPlace => self.sort_call(f, shown, c),
@@ -407,20 +492,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         known: &[&str],
         shown: &str,
     ) -> Option<Vec<(&'h str, hir::ExprId)>> {
-        let mut out = Vec::new();
-        for k in c.keywords {
-            let name = k.name.as_deref().unwrap_or("");
-            if !known.contains(&name) {
-                self.err(&k.range, format!("{shown} takes no keyword `{name}=` in compiled code"));
-                return None;
-            }
-            if out.iter().any(|(n, _)| *n == name) {
-                self.err(&k.range, format!("`{name}=` is given twice"));
-                return None;
-            }
-            out.push((name, k.value));
+        if let Some((at, message)) = keyword_error(c.keywords, known, shown) {
+            self.err(&at, message);
+            return None;
         }
-        Some(out)
+        Some(c.keywords.iter().map(|k| (k.name.as_deref().unwrap_or(""), k.value)).collect())
     }
 
     /// The one array argument of a call, of numbers (complex ones only
@@ -431,27 +507,22 @@ impl<'a, 'c> FnLower<'a, 'c> {
         shown: &str,
         complex_ok: bool,
     ) -> Option<(ValueId, TypeData)> {
-        let (v, ty) = match self.expr(e) {
-            Val::Arr { v, ty } => (v, ty),
-            Val::Err => return None,
-            _ => {
-                self.err(&self.range(e), format!("{shown} takes an array"));
-                return None;
-            }
+        let v = self.expr(e);
+        if matches!(v, Val::Err) {
+            return None;
+        }
+        let arr = match &v {
+            Val::Arr { ty, .. } => Some(ty),
+            _ => None,
         };
-        if ty.dtype.is_text() {
-            self.err(&self.range(e), format!("{shown} takes an array of numbers, not {}", ty.dtype.name()));
+        if let Some(message) = numeric_array_error(shown, arr, complex_ok) {
+            self.err(&self.range(e), message);
             return None;
         }
-        if ty.dtype.is_complex() && !complex_ok {
-            self.err(&self.range(e), format!("{shown} of complex numbers is not supported in compiled code"));
-            return None;
+        match v {
+            Val::Arr { v, ty } => Some((v, ty)),
+            _ => None,
         }
-        if ty.ndim().is_none() {
-            self.err(&self.range(e), "the number of axes of this array is not known");
-            return None;
-        }
-        Some((v, ty))
     }
 
     /// `np.array(list, dtype=)`.
@@ -459,10 +530,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let Some(kws) = self.keywords_of(c, &["dtype"], shown) else { return Val::Err };
         let args = c.args;
         if args.is_empty() || args.len() > 2 {
-            return self.err(&c.at, format!("{shown} takes a list of numbers (and a dtype) here"));
+            return self.err(&c.at, array_of_count_error(shown));
         }
         let dtype_expr = match (kws.first(), args.get(1)) {
-            (Some(_), Some(&p)) => return self.err(&self.range(p), "the dtype is given twice"),
+            (Some(_), Some(&p)) => return self.err(&self.range(p), super::arrays::DTYPE_TWICE),
             (Some((_, k)), None) => Some(*k),
             (None, p) => p.copied(),
         };
@@ -496,14 +567,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let e = self.range(e);
             match &v {
                 Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
-                Val::Arr { .. } => return self.err(&e, format!("{shown} takes a list of numbers here, not of arrays")),
-                Val::Tuple(_) => return self.err(&e, format!("{shown} takes a list of numbers here, not of tuples")),
                 Val::Void => return self.err(&e, "this call returns nothing"),
-                Val::Num { s, .. } | Val::Lit { s, .. } if s.dtype.is_text() => {
-                    let d = s.dtype;
-                    return self.err(&e, format!("{shown} takes numbers here, not {}", d.name()));
+                _ => {
+                    let (array, tuple) = (matches!(v, Val::Arr { .. }), matches!(v, Val::Tuple(_)));
+                    if let Some(message) = list_element_error(shown, array, tuple, v.scalar()) {
+                        return self.err(&e, message);
+                    }
                 }
-                Val::Num { .. } | Val::Lit { .. } => {}
             }
             vals.push((v, e));
         }
@@ -538,7 +608,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let s = v.scalar()?;
             let float_literal = matches!(v, Val::Lit { lit: Lit::Float(_), .. });
             let Some(via) = array_element_via(s, float_literal, d) else {
-                self.err(&e, format!("a complex number cannot be stored in an array of {}", d.name()));
+                self.err(&e, complex_element_error(d));
                 return None;
             };
             let x = if via != d {

@@ -186,6 +186,96 @@ pub(crate) fn finfo_attr(d: DType, attr: &str) -> Option<FloatInfo> {
     })
 }
 
+/// `np.round` (shown as `shown`) of `n` arguments, not one or two.
+pub(crate) fn round_count_error(shown: &str, n: usize) -> String {
+    format!("`{shown}` takes a number and, optionally, decimals, not {n} arguments")
+}
+
+/// Decimals of `np.round` (shown as `shown`) that are no integer constant.
+pub(crate) fn round_decimals_error(shown: &str) -> String {
+    format!("the decimals of `{shown}` are an integer constant in compiled code")
+}
+
+/// Decimals of `np.round` (shown as `shown`) of 400 or more either way.
+pub(crate) fn round_range_error(shown: &str) -> String {
+    format!("the decimals of `{shown}` are beyond the range of a float's exponent")
+}
+
+/// `np.round` (shown as `shown`) of what is not a number.
+pub(crate) fn round_number_error(shown: &str) -> String {
+    format!("`{shown}` takes a number")
+}
+
+/// `np.round` (shown as `shown`) of an integer to negative decimals.
+pub(crate) fn round_negative_error(shown: &str) -> String {
+    format!("`{shown}` of an integer to negative decimals is not supported in compiled code")
+}
+
+/// `np.round` (shown as `shown`) of a number of `d` (complex).
+pub(crate) fn round_dtype_error(shown: &str, d: DType) -> String {
+    format!("`{shown}` of {} is not supported in compiled code", d.name())
+}
+
+/// Where an error of `np.iinfo(T).ATTR` is located.
+pub(crate) enum TypeInfoSite {
+    /// At the dtype `T`.
+    Dtype,
+    /// At the attribute's name.
+    Attr,
+}
+
+/// Why compiled code refuses the call `np.iinfo(...)` or `np.finfo(...)`
+/// (`which`) of `args` and `keywords`, whatever their values: a keyword,
+/// or not one argument.
+pub(crate) fn type_info_form_error(
+    which: &str,
+    args: &[hir::ExprId],
+    keywords: &[hir::Keyword],
+    call_at: TextRange,
+) -> Option<(TextRange, String)> {
+    if let Some(k) = keywords.first() {
+        return Some((k.range, format!("`numpy.{which}` takes its dtype by position in compiled code")));
+    }
+    (args.len() != 1).then(|| (call_at, format!("`numpy.{which}` takes one dtype, such as `np.{which}(np.float32)`")))
+}
+
+/// `np.iinfo(d).attr` or `np.finfo(d).attr` (`which`): a constant and its
+/// type, or why
+/// it is refused (a dtype that is not an integer or not inexact, an
+/// attribute compiled code does not read).
+pub(crate) fn type_info_value(which: &str, d: DType, attr: &str) -> Result<(Lit, Scalar), (TypeInfoSite, String)> {
+    if which == "iinfo" {
+        if !d.is_int() {
+            let message = format!("ValueError: Invalid integer data type: `np.iinfo` of {}", d.name());
+            return Err((TypeInfoSite::Dtype, message));
+        }
+        return match iinfo_attr(d, attr) {
+            Some(k) => Ok((Lit::Int(k), Scalar::weak(DType::Int64))),
+            None => Err((
+                TypeInfoSite::Attr,
+                format!("`np.iinfo` has no attribute `{attr}` in compiled code (`min`, `max`, `bits`)"),
+            )),
+        };
+    }
+    let real = d.complex_part().unwrap_or(d);
+    if kind(real) != Kind::Float {
+        let message = format!("ValueError: data type {} not inexact: `np.finfo` takes a float dtype", d.name());
+        return Err((TypeInfoSite::Dtype, message));
+    }
+    match finfo_attr(real, attr) {
+        Some(FloatInfo::Value(x)) => Ok((Lit::Float(x), Scalar::strong(real))),
+        Some(FloatInfo::Int(k)) => Ok((Lit::Int(k), Scalar::weak(DType::Int64))),
+        None => Err((
+            TypeInfoSite::Attr,
+            format!(
+                "`np.finfo` has no attribute `{attr}` in compiled code (`eps`, `epsneg`, `max`, `min`, `tiny`, \
+                 `smallest_normal`, `smallest_subnormal`, `resolution`, `bits`, `precision`, `nmant`, `nexp`, \
+                 `iexp`, `maxexp`, `minexp`, `machep`, `negep`)"
+            ),
+        )),
+    }
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// The CPython module a name is bound to (`np` for `import numpy as np`).
     pub(super) fn boundary_module(&self, e: hir::ExprId) -> Option<&'c str> {
@@ -204,42 +294,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `nmant`, `nexp`, `iexp`, `maxexp`, `minexp`, `machep` and `negep`
     /// Python ints.
     pub(super) fn type_info(&mut self, which: &str, call: &CallExpr, attr: &str, attr_at: TextRange) -> Val {
-        if let Some(k) = call.keywords.first() {
-            return self.err(&k.range, format!("`numpy.{which}` takes its dtype by position in compiled code"));
+        if let Some((at, message)) = type_info_form_error(which, call.args, call.keywords, call.at) {
+            return self.err(&at, message);
         }
-        let &[arg] = call.args else {
-            return self.err(&call.at, format!("`numpy.{which}` takes one dtype, such as `np.{which}(np.float32)`"));
-        };
+        let arg = call.args[0];
         let Some(d) = self.dtype_arg(arg) else { return Val::Err };
-        let arg = &self.range(arg);
-        if which == "iinfo" {
-            if !d.is_int() {
-                return self.err(arg, format!("ValueError: Invalid integer data type: `np.iinfo` of {}", d.name()));
-            }
-            return match iinfo_attr(d, attr) {
-                Some(k) => Val::Lit { lit: Lit::Int(k), s: Scalar::weak(DType::Int64) },
-                None => self.err(
-                    &attr_at,
-                    format!("`np.iinfo` has no attribute `{attr}` in compiled code (`min`, `max`, `bits`)"),
-                ),
-            };
-        }
-        let real = d.complex_part().unwrap_or(d);
-        if kind(real) != Kind::Float {
-            return self
-                .err(arg, format!("ValueError: data type {} not inexact: `np.finfo` takes a float dtype", d.name()));
-        }
-        match finfo_attr(real, attr) {
-            Some(FloatInfo::Value(x)) => Val::Lit { lit: Lit::Float(x), s: Scalar::strong(real) },
-            Some(FloatInfo::Int(k)) => Val::Lit { lit: Lit::Int(k), s: Scalar::weak(DType::Int64) },
-            None => self.err(
-                &attr_at,
-                format!(
-                    "`np.finfo` has no attribute `{attr}` in compiled code (`eps`, `epsneg`, `max`, `min`, `tiny`, \
-                     `smallest_normal`, `smallest_subnormal`, `resolution`, `bits`, `precision`, `nmant`, `nexp`, \
-                     `iexp`, `maxexp`, `minexp`, `machep`, `negep`)"
-                ),
-            ),
+        match type_info_value(which, d, attr) {
+            Ok((lit, s)) => Val::Lit { lit, s },
+            Err((TypeInfoSite::Dtype, message)) => self.err(&self.range(arg), message),
+            Err((TypeInfoSite::Attr, message)) => self.err(&attr_at, message),
         }
     }
 
@@ -442,7 +505,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.expr(a);
             }
             let n = args.len();
-            return self.err(c, format!("`{shown}` takes a number and, optionally, decimals, not {n} arguments"));
+            return self.err(c, round_count_error(shown, n));
         }
         let v = self.expr(args[0]);
         let at = self.range(args[0]);
@@ -451,10 +514,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Some(&d) => match self.expr(d) {
                 Val::Lit { lit: Lit::Int(k), .. } => k,
                 Val::Err => return Val::Err,
-                _ => {
-                    let msg = format!("the decimals of `{shown}` are an integer constant in compiled code");
-                    return self.err(&self.range(d), msg);
-                }
+                _ => return self.err(&self.range(d), round_decimals_error(shown)),
             },
         };
         self.numpy_round_value(v, &at, decimals, shown, c)
@@ -472,9 +532,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     ) -> Val {
         let at = *at;
         if decimals.unsigned_abs() >= 400 {
-            let msg = format!("the decimals of `{shown}` are beyond the range of a float's exponent");
             let d = c.args.get(1).map_or(c.at, |&d| self.range(d));
-            return self.err(&d, msg);
+            return self.err(&d, round_range_error(shown));
         }
         let decimals = decimals as i32;
         let s = match &v {
@@ -487,7 +546,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 );
                 return self.err(&at, msg);
             }
-            _ => return self.err(&at, format!("`{shown}` takes a number")),
+            _ => return self.err(&at, round_number_error(shown)),
         };
         let d = if s.weak { default_of(kind(s.dtype)) } else { s.dtype };
         let rd = match kind(d) {
@@ -495,13 +554,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let Some(x) = self.materialize(&v, d, &at) else { return Val::Err };
                 return Val::Num { v: x, s: Scalar::strong(d), nonneg: v.nonneg() };
             }
-            Kind::Int => {
-                let msg = format!("`{shown}` of an integer to negative decimals is not supported in compiled code");
-                return self.err(&self.range(c.args[1]), msg);
-            }
+            Kind::Int => return self.err(&self.range(c.args[1]), round_negative_error(shown)),
             Kind::Bool => DType::Float16,
             Kind::Float => d,
-            _ => return self.err(c, format!("`{shown}` of {} is not supported in compiled code", d.name())),
+            _ => return self.err(c, round_dtype_error(shown, d)),
         };
         let Some(x) = self.materialize(&v, rd, &at) else { return Val::Err };
         if decimals == 0 {
