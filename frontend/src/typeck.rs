@@ -90,8 +90,9 @@
 //!   is not a string, an unpacking compiled code does not make (chained,
 //!   nested, starred, counts that differ), an annotated assignment to
 //!   what is not a local, of what is not a scalar type, of a parameter or
-//!   of a local annotated before with another type; their blocks are
-//!   still swept;
+//!   of a local annotated before with another type, a `for` loop over a
+//!   `range` whose arguments it refuses ([`Solver::range_error`]); their
+//!   blocks are still swept;
 //! - integer literals beyond 64 bits, unary operators, the arithmetic
 //!   operators on numbers (`pytypes::arith`'s rules), comparisons (`is`,
 //!   `in` and `== None` where refused, numbers of no common dtype,
@@ -1063,8 +1064,13 @@ impl Solver<'_> {
     /// counter is typed as `range`'s), without keywords.
     fn is_range_call(&self, e: ExprId) -> bool {
         let Expr::Call { func, keywords, .. } = &self.body.exprs[e] else { return false };
+        keywords.is_empty() && self.names_range(*func)
+    }
+
+    /// Whether `func` names `range` or `prange`.
+    fn names_range(&self, func: ExprId) -> bool {
         let global = |n: &str| self.env.globals.get(n);
-        let names_range = match &self.body.exprs[*func] {
+        match &self.body.exprs[func] {
             Expr::Name(Name::Free(n)) => &**n == "range",
             Expr::Name(Name::Global(n)) => matches!(global(n), Some(Global::Prange)),
             Expr::Attribute { base, attr } if &**attr == "prange" => match &self.body.exprs[*base] {
@@ -1076,8 +1082,38 @@ impl Solver<'_> {
                 _ => false,
             },
             _ => false,
-        };
-        keywords.is_empty() && names_range
+        }
+    }
+
+    /// Why the `range(...)` (or `prange(...)`) a `for` loop runs over,
+    /// `iter`, is refused, and where (the lowering's `range_bounds`): a
+    /// keyword, a count of arguments, the first argument that is not an
+    /// integer, a step of zero. An argument without a type leaves the
+    /// call to the lowering.
+    fn range_error(&self, iter: ExprId) -> Option<(TextRange, String)> {
+        let Expr::Call { func, args, keywords } = &self.body.exprs[iter] else { return None };
+        if !self.names_range(*func) {
+            return None;
+        }
+        if let Some(k) = keywords.first() {
+            return Some((k.range, RANGE_KEYWORD.into()));
+        }
+        if !(1..=3).contains(&args.len()) {
+            return Some((self.body.expr_ranges[iter], range_arity_error(args.len())));
+        }
+        for a in args.iter() {
+            let t = self.ty(*a)?;
+            if let Some(message) = range_argument_error(t.scalar()) {
+                return Some((self.body.expr_ranges[*a], message));
+            }
+        }
+        let step = args.get(2).map(|a| (a, self.ty(*a)));
+        match step {
+            Some((a, Some(Ty::Lit { lit: Lit::Int(0), .. }))) => {
+                Some((self.body.expr_ranges[*a], RANGE_STEP_ZERO.into()))
+            }
+            _ => None,
+        }
     }
 
     // ---- the worklist -------------------------------------------------------
@@ -1416,6 +1452,11 @@ impl Solver<'_> {
             }
             Stmt::AnnAssign { target, annotation, .. } => {
                 if let Some((at, message)) = self.annotated_assignment_error(*target, *annotation) {
+                    self.refuse_statement(s, at, message);
+                }
+            }
+            Stmt::For { is_async: false, iter, .. } => {
+                if let Some((at, message)) = self.range_error(*iter) {
                     self.refuse_statement(s, at, message);
                 }
             }
@@ -5194,6 +5235,22 @@ pub(crate) fn attribute_error(base: Option<&Ty>, attr: &str) -> Option<(bool, St
             Some(s) => s.dtype.is_text().then(|| (false, format!("{} has no attribute `{attr}`", s.dtype.name()))),
         },
         _ => Some((false, format!("no attribute `{attr}` on this value in compiled code"))),
+    }
+}
+
+/// The errors of `range(...)` (the lowering's `range_bounds`).
+pub(crate) const RANGE_KEYWORD: &str = "`range` takes no keyword arguments";
+pub(crate) const RANGE_STEP_ZERO: &str = "`range` step must not be zero";
+pub(crate) fn range_arity_error(n: usize) -> String {
+    format!("`range` takes 1 to 3 arguments, not {n}")
+}
+/// Why an argument of `range` (a number of type `scalar`, or not a
+/// number) is refused: it is not an integer.
+pub(crate) fn range_argument_error(scalar: Option<Scalar>) -> Option<String> {
+    match scalar {
+        Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Bool) => None,
+        Some(s) => Some(format!("`range` takes integers, not {}", s.dtype.name())),
+        None => Some("`range` takes integers".into()),
     }
 }
 

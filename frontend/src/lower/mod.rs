@@ -315,6 +315,7 @@ struct IfExpr {
 
 /// The parts of a `for` statement.
 struct ForLoop<'h> {
+    id: hir::StmtId,
     at: TextRange,
     target: hir::ExprId,
     iter: hir::ExprId,
@@ -1880,7 +1881,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let hir::Stmt::For { is_async, target, iter, body, orelse } = &hir.stmts[id] else {
             unreachable!("a `for` loop")
         };
-        let l = ForLoop { at: hir.stmt_ranges[id], target: *target, iter: *iter, body, orelse };
+        let l = ForLoop { id, at: hir.stmt_ranges[id], target: *target, iter: *iter, body, orelse };
         let lowered = if *is_async {
             self.refused_statement(id, &l.at);
             false
@@ -1972,6 +1973,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         } else {
             Vec::new()
         };
+        // Bounds the typecheck refuses (`typeck::Solver::range_error`).
+        if self.refused_stmts.get(f.id).is_some() {
+            return false;
+        }
         let Some(bounds) = self.range_bounds(iter_at, args, keywords) else {
             return false;
         };
@@ -2023,31 +2028,28 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// each argument an integer, a step that is zero refused or, when not
     /// constant, a panic.
     fn range_bounds(&mut self, at: TextRange, args: &[hir::ExprId], keywords: &[hir::Keyword]) -> Option<RangeBounds> {
+        // Refused by the typecheck where it types the arguments of the
+        // `range` a `for` loop runs over.
         if let Some(k) = keywords.first() {
-            self.err(&k.range, "`range` takes no keyword arguments");
+            self.err(&k.range, typeck::RANGE_KEYWORD);
             return None;
         }
         if args.is_empty() || args.len() > 3 {
-            self.err(&at, format!("`range` takes 1 to 3 arguments, not {}", args.len()));
+            self.err(&at, typeck::range_arity_error(args.len()));
             return None;
         }
         let mut vals = Vec::new();
         for &a in args.iter() {
             let v = self.expr(a);
             let at = self.range(a);
-            match v.scalar() {
-                Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Bool) => vals.push((v, at)),
-                Some(s) => {
-                    self.err(&at, format!("`range` takes integers, not {}", s.dtype.name()));
-                    return None;
-                }
-                None => {
-                    if !matches!(v, Val::Err) {
-                        self.err(&at, "`range` takes integers");
-                    }
-                    return None;
-                }
+            if matches!(v, Val::Err) {
+                return None;
             }
+            if let Some(message) = typeck::range_argument_error(v.scalar()) {
+                self.err(&at, message);
+                return None;
+            }
+            vals.push((v, at));
         }
         let first = self.range(args[0]);
         let one = Val::Lit { lit: Lit::Int(1), s: Scalar::weak(DType::Int64) };
@@ -2069,7 +2071,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ => None,
         };
         if step_const == Some(0) {
-            self.err(&step.1, "`range` step must not be zero");
+            self.err(&step.1, typeck::RANGE_STEP_ZERO);
             return None;
         }
         // The counter: a Python int, non-negative when the range says so.
