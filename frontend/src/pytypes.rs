@@ -366,3 +366,27 @@ mod tests {
         assert!(!widens_to(Scalar::weak(Float64), Int64));
     }
 }
+
+/// A type as POST Python annotates it, for diagnostics: `Float64`,
+/// `Float64[:]`, `Float64[:, :]`, `Float64[3, 3]` (static extents),
+/// `Out[Float64[:]]`, `tuple[Float64, Int64[:]]`.
+pub(crate) fn annotation_text(t: &postc_ir::TypeData) -> String {
+    if t.is_tuple() {
+        let elements: Vec<String> = t.elements.iter().map(annotation_text).collect();
+        return format!("tuple[{}]", elements.join(", "));
+    }
+    let name = t.dtype.name();
+    if !t.is_array {
+        return name.to_owned();
+    }
+    let axes: Vec<String> = match &t.shape {
+        postc_ir::Shape::Dims(dims) => dims.iter().map(|d| d.map_or(":".to_owned(), |n| n.to_string())).collect(),
+        postc_ir::Shape::Any => vec!["...".to_owned()],
+    };
+    let array = format!("{name}[{}]", axes.join(", "));
+    if t.is_output {
+        format!("Out[{array}]")
+    } else {
+        array
+    }
+}

@@ -92,7 +92,10 @@
 //!   what is not a local, of what is not a scalar type, of a parameter or
 //!   of a local annotated before with another type, a `for` loop over a
 //!   `range` whose arguments it refuses ([`Solver::range_error`]); their
-//!   blocks are still swept;
+//!   blocks are still swept; a `return` of what a function whose result
+//!   is annotated does not return ([`Solver::return_error`]: no value,
+//!   `None`, a number that does not widen to the result's dtype, an array
+//!   of another dtype or number of axes);
 //! - integer literals beyond 64 bits, unary operators, the arithmetic
 //!   operators on numbers (`pytypes::arith`'s rules), comparisons (`is`,
 //!   `in` and `== None` where refused, numbers of no common dtype,
@@ -228,7 +231,8 @@ use crate::lower::{
     Callee, TargetError, KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
 };
 use crate::pytypes::{
-    arith, default_of, float_for, join, kind, promote, promote_strong, widens_to, Kind, Operand, Scalar,
+    annotation_text, arith, default_of, float_for, join, kind, promote, promote_strong, widens_to, Kind, Operand,
+    Scalar,
 };
 use crate::syntax::{deep, Lit, LitCast};
 use la_arena::ArenaMap;
@@ -1085,6 +1089,34 @@ impl Solver<'_> {
         }
     }
 
+    /// Why `return value` (at `at`) of a function whose result is
+    /// annotated (not `T | None`) is refused, and where (the lowering's
+    /// `return_`): no value, `None`, a number that does not widen to the
+    /// result's dtype, an array of another dtype or number of axes, an
+    /// array for a number or a number for an array. A tuple, a list and a
+    /// value without a type are the lowering's.
+    fn return_error(&self, at: TextRange, value: Option<ExprId>) -> Option<(TextRange, String)> {
+        let decl = self.env.decl;
+        let t = decl.ret.filter(|_| !decl.ret_maybe_none && !decl.ret_poisoned)?;
+        let td = self.env.types.get(t);
+        let name = &decl.name;
+        let Some(v) = value else {
+            return Some((at, return_without_value(name, td)));
+        };
+        let v_at = self.body.expr_ranges[v];
+        if matches!(self.body.exprs[v], Expr::None) {
+            return Some((v_at, return_none_error(name, td)));
+        }
+        let list = matches!(self.body.exprs[v], Expr::Name(Name::Local(id)) if self.states[id].list.is_some());
+        if list || decl.result_lists == [0] || td.is_tuple() {
+            return None;
+        }
+        match self.ty(v)? {
+            Ty::Tuple(_) => None,
+            v => returned_value_error(name, td, Some(&v)).map(|message| (v_at, message)),
+        }
+    }
+
     /// Why the `range(...)` (or `prange(...)`) a `for` loop runs over,
     /// `iter`, is refused, and where (the lowering's `range_bounds`): a
     /// keyword, a count of arguments, the first argument that is not an
@@ -1455,11 +1487,6 @@ impl Solver<'_> {
                     self.refuse_statement(s, at, message);
                 }
             }
-            Stmt::For { is_async: false, iter, .. } => {
-                if let Some((at, message)) = self.range_error(*iter) {
-                    self.refuse_statement(s, at, message);
-                }
-            }
             Stmt::Assert { msg: Some(m), .. } if !matches!(body.exprs[*m], Expr::Literal(Lit::Str(_))) => {
                 self.refuse_statement(s, body.expr_ranges[*m], "an assert message must be a string literal")
             }
@@ -1469,6 +1496,23 @@ impl Solver<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Reports the statement `s` if POST Python refuses it for the types
+    /// of its expressions, once the sweep has typed them (typing them
+    /// before would type a deep expression again at each level): a `for`
+    /// loop over a `range` of arguments it refuses, a `return` of what the
+    /// function does not return.
+    fn check_typed_statement(&self, s: StmtId) {
+        let at = self.body.stmt_ranges[s];
+        let error = match &self.body.stmts[s] {
+            Stmt::For { is_async: false, iter, .. } => self.range_error(*iter),
+            Stmt::Return(value) => self.return_error(at, *value),
+            _ => None,
+        };
+        if let Some((at, message)) = error {
+            self.refuse_statement(s, at, message);
         }
     }
 
@@ -1553,6 +1597,7 @@ impl Solver<'_> {
                 body.push_children(e, &mut children);
                 exprs.extend(children.drain(..).rev().map(|c| (c, false)));
             }
+            self.check_typed_statement(s);
             for b in blocks.iter().rev() {
                 pending.extend(b.iter().rev());
             }
@@ -5235,6 +5280,43 @@ pub(crate) fn attribute_error(base: Option<&Ty>, attr: &str) -> Option<(bool, St
             Some(s) => s.dtype.is_text().then(|| (false, format!("{} has no attribute `{attr}`", s.dtype.name()))),
         },
         _ => Some((false, format!("no attribute `{attr}` on this value in compiled code"))),
+    }
+}
+
+/// The errors of `return` in a function `name` whose result is `td`
+/// (annotated, not `T | None`): no value, `None`, a value of another
+/// type (a number that does not widen to the result's dtype, an array of
+/// another dtype or number of axes, an array for a number, a number for
+/// an array, a value with no type (`None`: a call that returns nothing)).
+pub(crate) fn return_without_value(name: &str, td: &TypeData) -> String {
+    let td = annotation_text(td);
+    format!("`return` without a value in function `{name}` returning {td}")
+}
+pub(crate) fn return_none_error(name: &str, td: &TypeData) -> String {
+    let td = annotation_text(td);
+    format!("`return None` in function `{name}` returning {td}: annotate it `-> {td} | None` to return `None`")
+}
+pub(crate) fn returned_value_error(name: &str, td: &TypeData, v: Option<&Ty>) -> Option<String> {
+    match v {
+        Some(Ty::Arr(a)) if td.is_array && a.dtype == td.dtype && a.ndim() == td.ndim() => None,
+        Some(v) if !td.is_array => match v.scalar() {
+            Some(s) if widens_to(s, td.dtype) => None,
+            Some(s) => Some(format!(
+                "this returns {}, but function `{name}` returns {} (cast explicitly)",
+                s.dtype.name(),
+                td.dtype.name()
+            )),
+            None => Some(format!("function `{name}` returns {}", annotation_text(td))),
+        },
+        Some(Ty::Arr(a)) => {
+            Some(format!("this returns {}, but function `{name}` returns {}", annotation_text(a), annotation_text(td)))
+        }
+        Some(v) if v.scalar().is_some() => Some(format!(
+            "this returns {}, but function `{name}` returns {}",
+            v.scalar().map_or("", |s| s.dtype.name()),
+            annotation_text(td)
+        )),
+        _ => Some(format!("function `{name}` returns {}", annotation_text(td))),
     }
 }
 

@@ -1252,7 +1252,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             },
             hir::Stmt::Pass => {}
-            hir::Stmt::Return(value) => self.return_(at, *value),
+            hir::Stmt::Return(value) => self.return_(id, at, *value),
             // What the typecheck refuses is not lowered (but what it
             // holds that the lowering checks).
             hir::Stmt::Assert { test, msg } => self.assert_(id, at, *test, *msg),
@@ -2393,8 +2393,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.call(postc_ir::builtins::PRANGE, &args, None, "");
     }
 
-    fn return_(&mut self, at: TextRange, value: Option<hir::ExprId>) {
+    fn return_(&mut self, id: hir::StmtId, at: TextRange, value: Option<hir::ExprId>) {
         let hir = self.hir;
+        // Refused by the typecheck (`typeck::Solver::return_error`): the
+        // value is checked for the errors only the lowering finds.
+        if self.refused_stmts.get(id).is_some() {
+            if let Some(v) = value.filter(|v| !matches!(hir.exprs[*v], hir::Expr::None)) {
+                self.expr(v);
+            }
+            self.b.unreachable();
+            self.open = false;
+            return;
+        }
         if self.decl.ret_maybe_none && !self.decl.ret_poisoned {
             self.return_maybe_none(at, value);
             return;
@@ -2469,20 +2479,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 self.b.ret(None);
             }
-            (None, Some(t)) => {
-                let shown = self.types.get(t).to_string();
-                self.err(&at, format!("`return` without a value in function `{}` returning {shown}", self.decl.name));
+            (None, Some(_)) => {
+                self.refused_statement(id, &at);
                 self.b.unreachable();
             }
-            (Some(v), Some(t)) if is_none(v) => {
-                let shown = self.types.get(t).to_string();
-                self.err(
-                    &self.range(v),
-                    format!(
-                        "`return None` in function `{}` returning {shown}: annotate it `-> {shown} | None` to return `None`",
-                        self.decl.name
-                    ),
-                );
+            (Some(v), Some(_)) if is_none(v) => {
+                self.refused_statement(id, &at);
                 self.b.unreachable();
             }
             (Some(v), Some(t)) => {
@@ -2497,9 +2499,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 if list != listed && !matches!(val, Val::Err) {
                     let msg = if list {
                         format!(
-                            "this returns a list, but function `{}` returns {td}: return `np.array(...)` of it, or \
+                            "this returns a list, but function `{}` returns {}: return `np.array(...)` of it, or \
                              leave the result unannotated",
-                            self.decl.name
+                            self.decl.name,
+                            crate::pytypes::annotation_text(&td)
                         )
                     } else {
                         format!("function `{}` returns a list: every `return` gives one", self.decl.name)
@@ -2509,42 +2512,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     self.open = false;
                     return;
                 }
-                let x = if td.is_array {
-                    match val {
-                        // A list comes back as a new array of its elements
-                        // (`lists.rs`), which the caller owns.
-                        Val::Arr { v: av, ty } if list && ty.dtype == td.dtype && ty.ndim() == Some(1) => {
-                            Some(self.copy_of(av, &ty, &self.range(v)).0)
-                        }
-                        Val::Arr { v: av, ty } if ty.dtype == td.dtype && ty.ndim() == td.ndim() => Some(av),
-                        Val::Err => None,
-                        _ => {
-                            self.err(&self.range(v), format!("function `{}` returns {td}", self.decl.name));
-                            None
-                        }
+                let x = match &val {
+                    Val::Err => None,
+                    // A list comes back as a new array of its elements
+                    // (`lists.rs`), which the caller owns.
+                    Val::Arr { v: av, ty } if list && td.is_array && ty.dtype == td.dtype && ty.ndim() == Some(1) => {
+                        Some(self.copy_of(*av, &ty.clone(), &self.range(v)).0)
                     }
-                } else {
-                    match val.scalar() {
-                        Some(s) if widens_to(s, td.dtype) => self.materialize(&val, td.dtype, &self.range(v)),
-                        Some(s) => {
-                            self.err(
-                                &self.range(v),
-                                format!(
-                                    "this returns {}, but function `{}` returns {} (cast explicitly)",
-                                    s.dtype.name(),
-                                    self.decl.name,
-                                    td.dtype.name()
-                                ),
-                            );
+                    // Refused by the typecheck where it types the value.
+                    _ => match typeck::returned_value_error(&self.decl.name, &td, val.ty().as_ref()) {
+                        Some(message) => {
+                            self.err(&self.range(v), message);
                             None
                         }
-                        None => {
-                            if !matches!(val, Val::Err) {
-                                self.err(&self.range(v), format!("function `{}` returns {td}", self.decl.name));
-                            }
-                            None
-                        }
-                    }
+                        None => match &val {
+                            Val::Arr { v: av, .. } => Some(*av),
+                            _ => self.materialize(&val, td.dtype, &self.range(v)),
+                        },
+                    },
                 };
                 self.at(&at);
                 match x {
