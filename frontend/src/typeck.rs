@@ -2586,10 +2586,7 @@ impl Solver<'_> {
 
     /// Refuses the call `e` of `args` with `message`, located at `site`.
     fn refuse_call(&self, e: ExprId, args: &[ExprId], site: CallSite, message: String) -> Option<Ty> {
-        let at = match site {
-            CallSite::Call => self.body.expr_ranges[e],
-            CallSite::Arg(i) => self.body.expr_ranges[args[i]],
-        };
+        let at = site.at(self.body.expr_ranges[e], |i| self.body.expr_ranges[args[i]]);
         self.refuse(e, at, message)
     }
 
@@ -5182,26 +5179,42 @@ fn not_read_as_values(body: &Body) -> ArenaMap<ExprId, ()> {
             Stmt::Assign { targets, .. } => targets.iter().for_each(|t| {
                 out.insert(*t, ());
             }),
-            Stmt::AnnAssign { target, annotation, .. } => {
-                out.insert(*target, ());
-                whole.push(*annotation);
-            }
-            Stmt::AugAssign { target, .. } | Stmt::For { target, .. } => {
+            Stmt::AnnAssign { target, .. } | Stmt::AugAssign { target, .. } | Stmt::For { target, .. } => {
                 out.insert(*target, ());
             }
-            Stmt::Assert { msg, .. } => whole.extend(*msg),
-            Stmt::Raise { exc, cause } => whole.extend(exc.iter().chain(cause)),
-            Stmt::Refused { exprs, .. } => whole.extend(exprs.iter()),
             _ => {}
         }
     }
-    let mut children = Vec::new();
-    while let Some(e) = whole.pop() {
-        out.insert(e, ());
-        body.push_children(e, &mut children);
-        whole.append(&mut children);
+    whole.extend(unlowered_parts(body));
+    insert_subtrees(body, whole, &mut out);
+    out
+}
+
+/// What the statements of `body` hold that the lowering does not lower:
+/// annotations, assert messages, what `raise` and refused statements
+/// hold (it refuses them with messages of its own).
+fn unlowered_parts(body: &Body) -> Vec<ExprId> {
+    let mut out = Vec::new();
+    for (_, stmt) in body.stmts.iter() {
+        match stmt {
+            Stmt::AnnAssign { annotation, .. } => out.push(*annotation),
+            Stmt::Assert { msg, .. } => out.extend(*msg),
+            Stmt::Raise { exc, cause } => out.extend(exc.iter().chain(cause)),
+            Stmt::Refused { exprs, .. } => out.extend(exprs.iter()),
+            _ => {}
+        }
     }
     out
+}
+
+/// Inserts `roots` and every expression they hold into `out`.
+fn insert_subtrees(body: &Body, mut roots: Vec<ExprId>, out: &mut ArenaMap<ExprId, ()>) {
+    let mut children = Vec::new();
+    while let Some(e) = roots.pop() {
+        out.insert(e, ());
+        body.push_children(e, &mut children);
+        roots.append(&mut children);
+    }
 }
 
 /// The subscripts of `body` the lowering does not read as values: the
@@ -5213,18 +5226,12 @@ fn not_read_as_values(body: &Body) -> ArenaMap<ExprId, ()> {
 fn subscripts_not_read(body: &Body) -> ArenaMap<ExprId, ()> {
     let mut out = ArenaMap::default();
     let mut pending: Vec<ExprId> = Vec::new();
-    let mut whole: Vec<ExprId> = Vec::new();
     for (_, stmt) in body.stmts.iter() {
         match stmt {
             Stmt::Assign { targets, .. } => pending.extend(targets.iter().copied()),
-            Stmt::AnnAssign { target, annotation, .. } => {
-                pending.push(*target);
-                whole.push(*annotation);
+            Stmt::AnnAssign { target, .. } | Stmt::AugAssign { target, .. } | Stmt::For { target, .. } => {
+                pending.push(*target)
             }
-            Stmt::AugAssign { target, .. } | Stmt::For { target, .. } => pending.push(*target),
-            Stmt::Assert { msg, .. } => whole.extend(*msg),
-            Stmt::Raise { exc, cause } => whole.extend(exc.iter().chain(cause)),
-            Stmt::Refused { exprs, .. } => whole.extend(exprs.iter()),
             _ => {}
         }
     }
@@ -5236,12 +5243,7 @@ fn subscripts_not_read(body: &Body) -> ArenaMap<ExprId, ()> {
             _ => {}
         }
     }
-    let mut children = Vec::new();
-    while let Some(e) = whole.pop() {
-        out.insert(e, ());
-        body.push_children(e, &mut children);
-        whole.append(&mut children);
-    }
+    insert_subtrees(body, unlowered_parts(body), &mut out);
     out
 }
 
@@ -5896,6 +5898,17 @@ fn cast(dtype: DType, weak: bool, args: &[Ty]) -> Option<Ty> {
 pub(crate) enum CallSite {
     Call,
     Arg(usize),
+}
+
+impl CallSite {
+    /// Where it is, the call being at `call` and its `i`-th argument at
+    /// `arg(i)`.
+    pub(crate) fn at(self, call: TextRange, arg: impl Fn(usize) -> TextRange) -> TextRange {
+        match self {
+            CallSite::Call => call,
+            CallSite::Arg(i) => arg(i),
+        }
+    }
 }
 
 /// Why calling the builtin `name` with `n` arguments is refused (the

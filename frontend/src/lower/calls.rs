@@ -445,10 +445,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let (tys, reached) = types_before_error(vals.iter().map(|(v, _)| v));
                 let tys: Vec<_> = tys.iter().map(Option::as_ref).collect();
                 if let Some((site, message)) = typeck::intrinsic_error(&symbol, args.len(), &tys) {
-                    let at = match site {
-                        typeck::CallSite::Call => c.at,
-                        typeck::CallSite::Arg(i) => vals[i].1,
-                    };
+                    let at = site.at(c.at, |i| vals[i].1);
                     return self.err(&at, message);
                 }
                 if !reached {

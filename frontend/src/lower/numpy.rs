@@ -334,10 +334,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let tys: Vec<_> = vals[..stop.unwrap_or(vals.len())].iter().map(|(v, _)| ty(v)).collect();
         let refs: Vec<_> = tys.iter().map(Option::as_ref).collect();
         if let Some((site, message)) = typeck::numpy_error(op, name, args.len(), &refs) {
-            let at = match site {
-                typeck::CallSite::Call => c.at,
-                typeck::CallSite::Arg(i) => vals[i].1,
-            };
+            let at = site.at(c.at, |i| vals[i].1);
             return self.err(&at, message);
         }
         match stop {
