@@ -85,7 +85,8 @@
 //! - statements refused whatever their types
 //!   ([`LocalTypes::refused_stmts`] where the lowering would otherwise
 //!   lower them): `with`, `try`, `global`, an import, a nested function,
-//!   an expression standing alone that is not a call, `async for`, a
+//!   an expression standing alone that is not a call, `break` and
+//!   `continue` outside a loop ([`outside_loops`]), `async for`, a
 //!   `raise` of what compiled code cannot raise, an `assert` whose message
 //!   is not a string, an unpacking compiled code does not make (chained,
 //!   nested, starred, counts that differ), an annotated assignment to
@@ -343,6 +344,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         known: std::cell::RefCell::default(),
         reports: std::cell::RefCell::default(),
         conditions: ArenaMap::default(),
+        outside_loops: ArenaMap::default(),
         not_values: ArenaMap::default(),
         stored: ArenaMap::default(),
         uncalled: ArenaMap::default(),
@@ -421,6 +423,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     if env.expr_types {
         *cx.reports.borrow_mut() = Some(Reports::default());
         cx.conditions = conditions(body);
+        cx.outside_loops = outside_loops(body);
         cx.not_values = not_read_as_values(body);
         cx.stored = subscripts_not_read(body);
         cx.uncalled = uncalled(body);
@@ -742,6 +745,9 @@ struct Solver<'a> {
     /// While sweeping: the expressions whose truth only is read (see
     /// [`conditions`]).
     conditions: ArenaMap<ExprId, ()>,
+    /// While sweeping: the statements in no loop's body (see
+    /// [`outside_loops`]).
+    outside_loops: ArenaMap<StmtId, ()>,
     /// While sweeping: the expressions not read as values (see
     /// [`not_read_as_values`]).
     not_values: ArenaMap<ExprId, ()>,
@@ -1477,6 +1483,12 @@ impl Solver<'_> {
             Stmt::Import => self.report(at, "imports inside a function are not supported: import at module level"),
             Stmt::Refused { construct, .. } => self.report(at, format!("{construct} is not supported in POST Python")),
             Stmt::For { is_async: true, .. } => self.refuse_statement(s, at, "`async for` is not supported"),
+            Stmt::Break if self.outside_loops.get(s).is_some() => {
+                self.refuse_statement(s, at, "`break` outside a loop")
+            }
+            Stmt::Continue if self.outside_loops.get(s).is_some() => {
+                self.refuse_statement(s, at, "`continue` outside a loop")
+            }
             Stmt::Assign { targets, value } => {
                 if let Some((at, message)) = unpacking_error(body, at, targets, *value) {
                     self.refuse_statement(s, at, message);
@@ -5084,6 +5096,30 @@ fn uncalled(body: &Body) -> ArenaMap<ExprId, ()> {
         if out.insert(e, ()).is_none() {
             body.push_children(e, &mut children);
             pending.append(&mut children);
+        }
+    }
+    out
+}
+
+/// The statements of `body` in no loop's body (a loop's `else` clause is
+/// not in it), where `break` and `continue` have no loop to leave.
+fn outside_loops(body: &Body) -> ArenaMap<StmtId, ()> {
+    let mut out = ArenaMap::default();
+    let mut pending: Vec<(&[StmtId], bool)> = vec![(&body.top, false)];
+    while let Some((block, in_loop)) = pending.pop() {
+        for &s in block {
+            if !in_loop {
+                out.insert(s, ());
+            }
+            match &body.stmts[s] {
+                Stmt::For { body: inner, orelse, .. } | Stmt::While { body: inner, orelse, .. } => {
+                    pending.push((inner, true));
+                    pending.push((orelse, in_loop));
+                }
+                Stmt::If { arms } => pending.extend(arms.iter().map(|a| (&*a.body, in_loop))),
+                Stmt::Refused { blocks, .. } => pending.extend(blocks.iter().map(|b| (&**b, in_loop))),
+                _ => {}
+            }
         }
     }
     out

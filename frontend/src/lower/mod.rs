@@ -1238,18 +1238,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     let exit = l.exit;
                     self.br(exit);
                 }
-                None => {
-                    self.err(&at, "`break` outside a loop");
-                }
+                // Refused by the typecheck.
+                None => self.refused_statement(id, &at),
             },
             hir::Stmt::Continue => match self.loops.last() {
                 Some(l) => {
                     let next = l.next;
                     self.br(next);
                 }
-                None => {
-                    self.err(&at, "`continue` outside a loop");
-                }
+                None => self.refused_statement(id, &at),
             },
             hir::Stmt::Pass => {}
             hir::Stmt::Return(value) => self.return_(id, at, *value),
