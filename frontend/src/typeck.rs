@@ -5091,13 +5091,7 @@ fn uncalled(body: &Body) -> ArenaMap<ExprId, ()> {
         }
     }
     let mut out = ArenaMap::default();
-    let mut children = Vec::new();
-    while let Some(e) = pending.pop() {
-        if out.insert(e, ()).is_none() {
-            body.push_children(e, &mut children);
-            pending.append(&mut children);
-        }
-    }
+    insert_subtrees(body, pending, &mut out);
     out
 }
 

@@ -789,15 +789,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         // The arms' common type, element by element when they are tuples
         // (refused by the typecheck where it types both arms).
-        let common: Option<Vec<Scalar>> = match (Self::arm_elements(&t), Self::arm_elements(&f)) {
-            _ if matches!(t, Val::Err) || matches!(f, Val::Err) => None,
-            _ if self.arms_error(&t, &f, false).is_some() => {
-                let message = self.arms_error(&t, &f, false).unwrap_or_default();
-                self.err(&i.at, message);
-                None
+        let common: Option<Vec<Scalar>> = if let Some(message) = self.arms_error(&t, &f, false) {
+            self.err(&i.at, message);
+            None
+        } else {
+            match (Self::arm_elements(&t), Self::arm_elements(&f)) {
+                (Some(ts), Some(fs)) => ts.iter().zip(&fs).map(|(&(_, ts), &(_, fs))| promote(ts, fs)).collect(),
+                _ => None,
             }
-            (Some(ts), Some(fs)) => ts.iter().zip(&fs).map(|(&(_, ts), &(_, fs))| promote(ts, fs)).collect(),
-            _ => None,
         };
         self.b.switch_to(pre);
         self.at(&i.at);
@@ -906,12 +905,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             (Val::Arr { v: av, ty }, "T") => self.transposed(*av, &ty.clone(), &at),
             (Val::Arr { v: av, ty }, "shape") => self.shape_tuple(*av, &ty.clone(), &at),
-            // Refused by the typecheck where it types the base.
-            _ if typeck::attribute_error(v.ty().as_ref(), attr).is_some() => {
-                let (whole, message) = typeck::attribute_error(v.ty().as_ref(), attr).unwrap_or_default();
-                self.err(if whole { &at } else { &attr_at }, message)
-            }
-            (_, "real" | "imag") => {
+            _ => {
+                // Refused by the typecheck where it types the base; what
+                // is left is `real` or `imag` of a number.
+                if let Some((whole, message)) = typeck::attribute_error(v.ty().as_ref(), attr) {
+                    return self.err(if whole { &at } else { &attr_at }, message);
+                }
                 let Some(s) = v.scalar() else { return Val::Err };
                 match s.dtype.complex_part() {
                     Some(part) => {
@@ -930,7 +929,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     None => Val::Lit { lit: Lit::Int(0), s: Scalar { dtype: s.dtype, weak: true } },
                 }
             }
-            _ => Val::Err,
         }
     }
 
