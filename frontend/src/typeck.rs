@@ -1754,15 +1754,7 @@ impl Solver<'_> {
                     if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
                         return self.refuse(e, at, message);
                     }
-                    let error = match g {
-                        NpFn::ArrayOf => self.array_of_error(e, args, keywords),
-                        NpFn::Linspace => self.linspace_error(e, args, keywords),
-                        NpFn::Outer => self.outer_error(e, args),
-                        NpFn::Norm => self.norm_error(e, args, keywords),
-                        NpFn::Roll => self.roll_error(e, args, keywords),
-                        _ => None,
-                    };
-                    if let Some((at, message)) = error {
+                    if let Some((at, message)) = self.numpy_function_error(e, *func, g, args, keywords) {
                         return self.refuse(e, at, message);
                     }
                 }
@@ -3736,13 +3728,14 @@ impl Solver<'_> {
             Expr::Attribute { base, attr } if self.names_module(*base, "numpy") => attr,
             Expr::Attribute { base, attr } if linalg(*base) => return linalg_function(attr),
             // A method of an array local or of a view, as the lowering finds it.
-            Expr::Attribute { base, attr } if &**attr == "argsort" => {
+            Expr::Attribute { base, attr } if matches!(&**attr, "sort" | "argsort") => {
                 let array = match &self.body.exprs[*base] {
                     Expr::Name(Name::Local(l)) => self.states[*l].arr.is_some(),
                     Expr::Subscript { .. } => true,
                     _ => false,
                 };
-                return array.then_some(NpFn::ArgSortMethod);
+                let method = if &**attr == "sort" { NpFn::SortInPlace } else { NpFn::ArgSortMethod };
+                return array.then_some(method);
             }
             // `a.trace()` of any array expression.
             Expr::Attribute { base, attr } if &**attr == "trace" => {
@@ -6228,5 +6221,6 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
     }
 }
 
+mod numpy_functions;
 #[cfg(test)]
 mod tests;

@@ -45,7 +45,7 @@ pub(crate) use calls::{
     argument_error, bind, callee_error, generic_argument_error, is_builtin, nth_argument, TargetError,
     KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
 };
-mod diagonals;
+pub(crate) mod diagonals;
 mod elementwise;
 pub(crate) mod expr;
 mod gather;
@@ -65,9 +65,9 @@ mod printing;
 pub(crate) mod pymath;
 mod range_local;
 pub(crate) mod read_only;
-mod sequences;
+pub(crate) mod sequences;
 mod slicing;
-mod sorting;
+pub(crate) mod sorting;
 pub(crate) mod tuples;
 
 use calls::*;

@@ -37,6 +37,123 @@
 
 use super::npfuncs::NpFn;
 use super::*;
+use crate::typeck::Ty;
+
+/// The array a sort or argsort (shown as `shown`) of `args` takes: the
+/// receiver `method_base` of a method (`a.sort()`, which takes no
+/// arguments), else the one argument; or why compiled code refuses the
+/// call whatever its values.
+pub(crate) fn sorted_array_form(
+    method_base: Option<hir::ExprId>,
+    args: &[hir::ExprId],
+    shown: &str,
+    call_at: TextRange,
+) -> Result<hir::ExprId, (TextRange, String)> {
+    match (method_base, args) {
+        (Some(base), []) => Ok(base),
+        (Some(_), _) => Err((call_at, format!("{shown} takes no arguments here"))),
+        (None, &[array]) => Ok(array),
+        (None, _) => Err((call_at, format!("{shown} takes one array here, not {} arguments", args.len()))),
+    }
+}
+
+/// An array of other than one axis given to `shown`.
+pub(crate) fn one_axis_error(shown: &str) -> String {
+    format!("{shown} takes an array of one axis here")
+}
+
+/// `np.partition` (shown as `shown`) of other than an array and `kth`.
+pub(crate) fn partition_count_error(shown: &str) -> String {
+    format!("{shown} takes an array and `kth` here")
+}
+
+/// Why the `kth` of `np.partition` (shown as `shown`), of type `kth`, is
+/// refused: neither an integer nor a 1-D array of them.
+pub(crate) fn kth_error(shown: &str, kth: Option<&Ty>) -> Option<String> {
+    let int = |d: DType| kind(d) == Kind::Int;
+    match kth {
+        Some(Ty::Arr(k)) if k.ndim() == Some(1) && int(k.dtype) => None,
+        Some(t) if t.scalar().is_some_and(|s| int(s.dtype)) => None,
+        _ => Some(format!("the `kth` of {shown} is an integer or a 1-D array of them")),
+    }
+}
+
+/// Why the `kind=` of an argsort (shown as `shown`) is refused: not a
+/// kind NumPy names (each gives the stable order here).
+pub(crate) fn sort_kind_error(hir: &hir::Body, keywords: &[hir::Keyword], shown: &str) -> Option<(TextRange, String)> {
+    let k = keywords.iter().find(|k| k.name.as_deref() == Some("kind"))?;
+    match &hir.exprs[k.value] {
+        hir::Expr::None => None,
+        hir::Expr::Literal(Lit::Str(kind)) if ["quicksort", "mergesort", "heapsort", "stable"].contains(&&**kind) => {
+            None
+        }
+        _ => Some((
+            hir.expr_ranges[k.value],
+            format!(
+                "the `kind` of {shown} is `'quicksort'`, `'mergesort'`, `'heapsort'` or `'stable'` (each gives the \
+                 stable order here)"
+            ),
+        )),
+    }
+}
+
+/// The array, the value and whether the side is `'right'` of
+/// `np.searchsorted` (shown as `shown`) called with `args` and `keywords`
+/// (`v=`, `side=` and `sorter=` at most, each once), or why compiled code
+/// refuses them whatever their values: a sorter, a count of arguments,
+/// one given twice, no value, a side that is not `'left'` or `'right'`.
+pub(crate) fn searchsorted_form(
+    hir: &hir::Body,
+    args: &[hir::ExprId],
+    keywords: &[hir::Keyword],
+    shown: &str,
+    call_at: TextRange,
+) -> Result<(hir::ExprId, hir::ExprId, bool), (TextRange, String)> {
+    let keyword = |name: &str| keywords.iter().find(|k| k.name.as_deref() == Some(name)).map(|k| k.value);
+    if let Some(e) = keyword("sorter") {
+        return Err((hir.expr_ranges[e], format!("{shown} takes no `sorter=` in compiled code: sort the array first")));
+    }
+    if args.is_empty() || args.len() > 3 {
+        let message = format!("{shown} takes an array, a value and a side here, not {} arguments", args.len());
+        return Err((call_at, message));
+    }
+    let v = match (keyword("v"), args.get(1)) {
+        (Some(_), Some(&p)) => return Err((hir.expr_ranges[p], "the value `v` is given twice".into())),
+        (k, p) => k.or(p.copied()).ok_or_else(|| (call_at, format!("{shown} takes the value to search for")))?,
+    };
+    let side = match (keyword("side"), args.get(2)) {
+        (Some(_), Some(&p)) => return Err((hir.expr_ranges[p], "the side is given twice".into())),
+        (k, p) => k.or(p.copied()),
+    };
+    let right = match side.map(|e| (e, &hir.exprs[e])) {
+        None => false,
+        Some((_, hir::Expr::Literal(Lit::Str(s)))) if s == "left" => false,
+        Some((_, hir::Expr::Literal(Lit::Str(s)))) if s == "right" => true,
+        Some((e, _)) => {
+            return Err((hir.expr_ranges[e], format!("the side of {shown} is the string `'left'` or `'right'`")));
+        }
+    };
+    Ok((args[0], v, right))
+}
+
+/// An array searched by `shown` that is not of one axis.
+pub(crate) fn searched_axes_error(shown: &str) -> String {
+    format!("{shown} searches an array of one axis")
+}
+
+/// Why `shown` refuses to search an array of `a` for the value `v`: a
+/// tuple, text or complex numbers, a dtype of no common one with `a`'s.
+pub(crate) fn searched_value_error(shown: &str, a: DType, v: &Ty) -> Option<String> {
+    let s = match v {
+        Ty::Arr(ty) => Scalar::strong(ty.dtype),
+        Ty::Tuple(_) => return Some(format!("{shown} searches for a number here, not a tuple")),
+        Ty::Num { s, .. } | Ty::Lit { s, .. } => *s,
+    };
+    if s.dtype.is_text() || s.dtype.is_complex() {
+        return Some(format!("{shown} searches for real numbers here, not {}", s.dtype.name()));
+    }
+    promote(Scalar::strong(a), s).is_none().then(|| format!("{shown} of {} and {}", a.name(), s.dtype.name()))
+}
 
 /// The length of the runs sorted by insertion before the merge passes.
 const INSERTION_RUN: i128 = 16;
@@ -155,11 +272,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Err;
         }
         let &[array, kth_e] = c.args else {
-            return self.err(&c.at, format!("{shown} takes an array and `kth` here"));
+            return self.err(&c.at, partition_count_error(shown));
         };
         let Some((v, ty)) = self.numeric_array_arg(array, shown, false) else { return Val::Err };
         if ty.ndim() != Some(1) {
-            return self.err(&self.range(array), format!("{shown} takes an array of one axis here"));
+            return self.err(&self.range(array), one_axis_error(shown));
         }
         let kth_at = self.range(kth_e);
         let kth = self.expr(kth_e);
@@ -180,7 +297,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let Some(k) = self.materialize(&k, DType::Int64, &kth_at) else { return Val::Err };
                 self.kth_in_bounds(k, n, &c.at);
             }
-            _ => return self.err(&kth_at, format!("the `kth` of {shown} is an integer or a 1-D array of them")),
+            k => {
+                let message = kth_error(shown, k.ty().as_ref()).unwrap_or_default();
+                return self.err(&kth_at, message);
+            }
         }
         self.at(&c.at);
         let (sorted, sorted_ty) = self.sorted_copy(v, ty.dtype, c);
@@ -200,20 +320,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `np.argsort(a, kind=...)` or `a.argsort(kind=...)`: every `kind`
     /// NumPy names gives the stable order.
     pub(super) fn argsort_call(&mut self, f: NpFn, shown: &str, c: &CallExpr) -> Val {
-        let Some(kws) = self.keywords_of(c, &["kind"], shown) else { return Val::Err };
-        for &(_, e) in &kws {
-            match &self.hir.exprs[e] {
-                hir::Expr::None => {}
-                hir::Expr::Literal(Lit::Str(k)) if ["quicksort", "mergesort", "heapsort", "stable"].contains(&&**k) => {
-                }
-                _ => {
-                    let msg = format!(
-                        "the `kind` of {shown} is `'quicksort'`, `'mergesort'`, `'heapsort'` or `'stable'` (each \
-                         gives the stable order here)"
-                    );
-                    return self.err(&self.range(e), msg);
-                }
-            }
+        if self.keywords_of(c, &["kind"], shown).is_none() {
+            return Val::Err;
+        }
+        if let Some((at, message)) = sort_kind_error(self.hir, c.keywords, shown) {
+            return self.err(&at, message);
         }
         let method = f == NpFn::ArgSortMethod;
         let Some((_, v, ty)) = self.sorted_array(method, shown, c) else { return Val::Err };
@@ -227,22 +338,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// the one argument; its expression and its lowered value. `None`
     /// after an error, reported.
     fn sorted_array(&mut self, method: bool, shown: &str, c: &CallExpr) -> Option<(hir::ExprId, ValueId, TypeData)> {
-        let args = c.args;
-        let target = match &self.hir.exprs[c.func] {
-            &hir::Expr::Attribute { base, .. } if method && args.is_empty() => base,
-            _ if method => {
-                self.err(&c.at, format!("{shown} takes no arguments here"));
-                return None;
-            }
-            _ if args.len() == 1 => args[0],
-            _ => {
-                self.err(&c.at, format!("{shown} takes one array here, not {} arguments", args.len()));
+        let method_base = match self.hir.exprs[c.func] {
+            hir::Expr::Attribute { base, .. } if method => Some(base),
+            _ => None,
+        };
+        let target = match sorted_array_form(method_base, c.args, shown, c.at) {
+            Ok(target) => target,
+            Err((at, message)) => {
+                self.err(&at, message);
                 return None;
             }
         };
         let (v, ty) = self.numeric_array_arg(target, shown, false)?;
         if ty.ndim() != Some(1) {
-            self.err(&self.range(target), format!("{shown} takes an array of one axis here"));
+            self.err(&self.range(target), one_axis_error(shown));
             return None;
         }
         Some((target, v, ty))
@@ -421,60 +530,35 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `np.searchsorted(a, v, side)`.
     pub(super) fn searchsorted_call(&mut self, shown: &str, c: &CallExpr) -> Val {
-        let Some(kws) = self.keywords_of(c, &["v", "side", "sorter"], shown) else { return Val::Err };
-        if let Some(&(_, e)) = kws.iter().find(|(n, _)| *n == "sorter") {
-            return self
-                .err(&self.range(e), format!("{shown} takes no `sorter=` in compiled code: sort the array first"));
+        if self.keywords_of(c, &["v", "side", "sorter"], shown).is_none() {
+            return Val::Err;
         }
-        let args = c.args;
-        let v_kw = kws.iter().find(|(n, _)| *n == "v").map(|(_, e)| *e);
-        let side_kw = kws.iter().find(|(n, _)| *n == "side").map(|(_, e)| *e);
-        let positional_v = args.get(1).copied();
-        let positional_side = args.get(2).copied();
-        if args.is_empty() || args.len() > 3 {
-            return self
-                .err(&c.at, format!("{shown} takes an array, a value and a side here, not {} arguments", args.len()));
-        }
-        let v_expr = match (v_kw, positional_v) {
-            (Some(_), Some(p)) => return self.err(&self.range(p), "the value `v` is given twice"),
-            (k, p) => match k.or(p) {
-                Some(e) => e,
-                None => return self.err(&c.at, format!("{shown} takes the value to search for")),
-            },
+        let (array, v_expr, right) = match searchsorted_form(self.hir, c.args, c.keywords, shown, c.at) {
+            Ok(form) => form,
+            Err((at, message)) => return self.err(&at, message),
         };
-        let side_expr = match (side_kw, positional_side) {
-            (Some(_), Some(p)) => return self.err(&self.range(p), "the side is given twice"),
-            (k, p) => k.or(p),
-        };
-        let right = match side_expr.map(|e| (e, &self.hir.exprs[e])) {
-            None => false,
-            Some((_, hir::Expr::Literal(Lit::Str(s)))) if s == "left" => false,
-            Some((_, hir::Expr::Literal(Lit::Str(s)))) if s == "right" => true,
-            Some((e, _)) => {
-                let msg = format!("the side of {shown} is the string `'left'` or `'right'`");
-                return self.err(&self.range(e), msg);
-            }
-        };
-        let Some((a, a_ty)) = self.numeric_array_arg(args[0], shown, false) else { return Val::Err };
+        let Some((a, a_ty)) = self.numeric_array_arg(array, shown, false) else { return Val::Err };
         if a_ty.ndim() != Some(1) {
-            return self.err(&self.range(args[0]), format!("{shown} searches an array of one axis"));
+            return self.err(&self.range(array), searched_axes_error(shown));
         }
         let value = self.expr(v_expr);
         let v_expr = &self.range(v_expr);
-        // NumPy compares in the common dtype of the array and the value.
-        let v_s = match &value {
+        let v_ty = match &value {
             Val::Err | Val::None | Val::Maybe { .. } => return Val::Err,
             Val::Void => return self.err(v_expr, "this call returns nothing"),
-            Val::Arr { ty, .. } => Scalar::strong(ty.dtype),
-            Val::Tuple(_) => return self.err(v_expr, format!("{shown} searches for a number here, not a tuple")),
-            Val::Num { s, .. } | Val::Lit { s, .. } => *s,
+            // A tuple is refused whatever its elements.
+            v => v.ty().unwrap_or(Ty::Tuple(Vec::new())),
         };
-        if v_s.dtype.is_text() || v_s.dtype.is_complex() {
-            return self.err(v_expr, format!("{shown} searches for real numbers here, not {}", v_s.dtype.name()));
+        if let Some(message) = searched_value_error(shown, a_ty.dtype, &v_ty) {
+            return self.err(v_expr, message);
         }
-        let Some(common) = promote(Scalar::strong(a_ty.dtype), v_s) else {
-            return self.err(v_expr, format!("{shown} of {} and {}", a_ty.dtype.name(), v_s.dtype.name()));
+        let Some(v_s) = (match &v_ty {
+            Ty::Arr(ty) => Some(Scalar::strong(ty.dtype)),
+            t => t.scalar(),
+        }) else {
+            return Val::Err;
         };
+        let Some(common) = promote(Scalar::strong(a_ty.dtype), v_s) else { return Val::Err };
         let d = common.dtype;
         self.at(&c.at);
         let nm = self.fresh("len");
