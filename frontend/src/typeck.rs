@@ -1750,9 +1750,11 @@ impl Solver<'_> {
                 if creates_array(g) && self.env.decl.attrs.is_device() {
                     return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(np_function_shown(g)));
                 }
-                if let (Some(known), false) = (leading_keywords(g), self.env.decl.attrs.is_device()) {
-                    if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
-                        return self.refuse(e, at, message);
+                if !self.env.decl.attrs.is_device() {
+                    if let Some(known) = leading_keywords(g) {
+                        if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
+                            return self.refuse(e, at, message);
+                        }
                     }
                     if let Some((at, message)) = self.numpy_function_error(e, *func, g, args, keywords) {
                         return self.refuse(e, at, message);

@@ -1,4 +1,4 @@
-# error: the calls of `np.sort`, `a.sort()`, `np.argsort`, `np.partition` compiled code refuses (counts of arguments, what is not an array of real numbers of one axis, kinds NumPy does not name, `kth` not of integers) are the typecheck's: all reported, those in the blocks of refused statements too, with no echo of the calls they refuse
+# error: the calls of `np.sort`, `a.sort()`, `np.argsort` and `np.partition` compiled code refuses (counts of arguments, what is not an array of real numbers of one axis, kinds NumPy does not name, `kth` not of integers) are the typecheck's: all reported, those in the blocks of refused statements too, with no echo of the calls they refuse
 import numpy as np
 from postyp import Complex128, Float64, Int64
 

@@ -26,11 +26,81 @@ use super::arrays::Red;
 use super::npfuncs::NpFn;
 use super::*;
 
+/// The arguments of a call of `shown` with `args` and `keywords` bound to
+/// the parameters `names` (by position, then by keyword), the first
+/// `skip` of them taken by a receiver (`a.trace()`), or why compiled code
+/// refuses them whatever their values: a keyword not among them, one
+/// given twice, too many.
+pub(crate) fn bound_params(
+    hir: &hir::Body,
+    args: &[hir::ExprId],
+    keywords: &[hir::Keyword],
+    names: &[&str],
+    skip: usize,
+    shown: &str,
+    call_at: TextRange,
+) -> Result<Vec<Option<hir::ExprId>>, (TextRange, String)> {
+    if let Some(error) = super::npfuncs::keyword_error(keywords, &names[skip..], shown) {
+        return Err(error);
+    }
+    let mut given: Vec<Option<hir::ExprId>> = vec![None; names.len()];
+    if args.len() > names.len() - skip {
+        let n = names.len() - skip;
+        return Err((call_at, format!("{shown} takes at most {n} arguments here, not {}", args.len())));
+    }
+    for (k, &a) in args.iter().enumerate() {
+        given[skip + k] = Some(a);
+    }
+    for kw in keywords {
+        let name = kw.name.as_deref().unwrap_or("");
+        let Some(k) = names.iter().position(|n| *n == name) else { continue };
+        if given[k].is_some() {
+            return Err((hir.expr_ranges[kw.value], format!("`{name}` is given twice")));
+        }
+        given[k] = Some(kw.value);
+    }
+    Ok(given)
+}
+
+/// An argument, shown as `what`, that is not an integer where one is taken.
+pub(crate) fn integer_arg_error(what: &str) -> String {
+    format!("{what} is an integer")
+}
+
+/// Whether an argument of scalar type `s` is an integer as Python's
+/// `operator.index` takes it (a Bool too).
+pub(crate) fn is_integer_arg(s: Option<Scalar>) -> bool {
+    s.is_some_and(|s| matches!(kind(s.dtype), Kind::Int | Kind::Bool))
+}
+
+/// `np.trace` (shown as `shown`) of an array of other than two axes.
+pub(crate) fn trace_axes_error(shown: &str) -> String {
+    format!("{shown} takes a 2-D array here (of more axes, NumPy's result is an array)")
+}
+
+/// The offset of `np.trace` (shown as `shown`), as messages name it.
+pub(crate) fn offset_shown(shown: &str) -> String {
+    format!("the offset of {shown}")
+}
+
+/// `np.eye` or `np.identity` (shown as `shown`) without its number of rows.
+pub(crate) fn rows_missing_error(shown: &str) -> String {
+    format!("{shown} takes the number of rows")
+}
+
+/// The number of rows, of columns and the diagonal `k` of `np.eye` or
+/// `np.identity` (shown as `shown`), as messages name them.
+pub(crate) fn eye_parts_shown(shown: &str) -> [String; 3] {
+    [
+        format!("the number of rows of {shown}"),
+        format!("the number of columns of {shown}"),
+        format!("the diagonal `k` of {shown}"),
+    ]
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
-    /// The arguments of `c` bound to the parameters `names` (by position,
-    /// then by keyword), the first `skip` of them taken by a receiver
-    /// (`a.trace()`): `None` when one is given twice or there are too
-    /// many (reported).
+    /// The arguments of `c` bound to the parameters `names` (see
+    /// [`bound_params`]); `None` after reporting why not.
     pub(super) fn bound_params(
         &mut self,
         c: &CallExpr,
@@ -38,25 +108,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         skip: usize,
         shown: &str,
     ) -> Option<Vec<Option<hir::ExprId>>> {
-        let kws = self.keywords_of(c, &names[skip..], shown)?;
-        let mut given: Vec<Option<hir::ExprId>> = vec![None; names.len()];
-        if c.args.len() > names.len() - skip {
-            let n = names.len() - skip;
-            self.err(&c.at, format!("{shown} takes at most {n} arguments here, not {}", c.args.len()));
-            return None;
-        }
-        for (k, &a) in c.args.iter().enumerate() {
-            given[skip + k] = Some(a);
-        }
-        for (name, e) in kws {
-            let k = names.iter().position(|n| *n == name).expect("a known keyword");
-            if given[k].is_some() {
-                self.err(&self.range(e), format!("`{name}` is given twice"));
-                return None;
+        match bound_params(self.hir, c.args, c.keywords, names, skip, shown, c.at) {
+            Ok(given) => Some(given),
+            Err((at, message)) => {
+                self.err(&at, message);
+                None
             }
-            given[k] = Some(e);
         }
-        Some(given)
     }
 
     /// An integer argument (a Python or NumPy integer, or a Bool as
@@ -66,10 +124,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let v = self.expr(e);
         let at = self.range(e);
         match v.scalar() {
-            Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Bool) => self.materialize(&v, DType::Int64, &at),
+            s if is_integer_arg(s) => self.materialize(&v, DType::Int64, &at),
             _ if matches!(v, Val::Err) => None,
             _ => {
-                self.err(&at, format!("{what} is an integer"));
+                self.err(&at, integer_arg_error(what));
                 None
             }
         }
@@ -88,13 +146,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let Some((a, ty)) = self.numeric_array_arg(array_e, shown, true) else { return Val::Err };
         if ty.ndim() != Some(2) {
-            return self.err(
-                &self.range(array_e),
-                format!("{shown} takes a 2-D array here (of more axes, NumPy's result is an array)"),
-            );
+            return self.err(&self.range(array_e), trace_axes_error(shown));
         }
         let offset = match given[1] {
-            Some(e) => match self.integer_arg(e, &format!("the offset of {shown}")) {
+            Some(e) => match self.integer_arg(e, &offset_shown(shown)) {
                 Some(k) => k,
                 None => return Val::Err,
             },
@@ -134,12 +189,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn eye_call(&mut self, f: NpFn, shown: &str, c: &CallExpr) -> Val {
         let names: &[&str] = if f == NpFn::Eye { &["N", "M", "k", "dtype"] } else { &["n", "dtype"] };
         let Some(given) = self.bound_params(c, names, 0, shown) else { return Val::Err };
-        let Some(n_e) = given[0] else { return self.err(&c.at, format!("{shown} takes the number of rows")) };
+        let Some(n_e) = given[0] else { return self.err(&c.at, rows_missing_error(shown)) };
         let (m_e, k_e, dtype_e) = if f == NpFn::Eye { (given[1], given[2], given[3]) } else { (None, None, given[1]) };
-        let Some(n) = self.integer_arg(n_e, &format!("the number of rows of {shown}")) else { return Val::Err };
+        let Some(n) = self.integer_arg(n_e, &eye_parts_shown(shown)[0]) else { return Val::Err };
         let m = match m_e {
             Some(e) if !matches!(self.hir.exprs[e], hir::Expr::None) => {
-                match self.integer_arg(e, &format!("the number of columns of {shown}")) {
+                match self.integer_arg(e, &eye_parts_shown(shown)[1]) {
                     Some(m) => m,
                     None => return Val::Err,
                 }
@@ -147,7 +202,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ => n,
         };
         let k = match k_e {
-            Some(e) => match self.integer_arg(e, &format!("the diagonal `k` of {shown}")) {
+            Some(e) => match self.integer_arg(e, &eye_parts_shown(shown)[2]) {
                 Some(k) => k,
                 None => return Val::Err,
             },

@@ -110,6 +110,81 @@ pub(crate) fn det_dtype(d: DType) -> Option<DType> {
     }
 }
 
+/// Why `shown` (one of `np.linalg`'s functions) refuses the array of
+/// numbers `ty`: not of two axes, or of a dtype `linalg` does not take.
+pub(crate) fn square_matrix_error(shown: &str, ty: &TypeData) -> Option<String> {
+    if ty.ndim() != Some(2) {
+        return Some(format!("{shown} takes a 2-D array here (a stack of matrices is not compiled)"));
+    }
+    det_dtype(ty.dtype).is_none().then(|| format!("{shown} of {}: NumPy's `linalg` does not take it", ty.dtype.name()))
+}
+
+/// `np.linalg.det` (shown as `shown`) of other than one array.
+pub(crate) fn det_count_error(shown: &str) -> String {
+    format!("{shown} takes one array")
+}
+
+/// The matrix of `np.linalg.eigh` or `eigvalsh` (shown as `shown`)
+/// called with `args` and `keywords` (`UPLO=` at most, once) and whether
+/// it reads the upper triangle, or why compiled code refuses them
+/// whatever their values: a count of arguments, `UPLO` given twice, not
+/// a string constant, or one NumPy refuses.
+pub(crate) fn eigh_form(
+    hir: &hir::Body,
+    args: &[hir::ExprId],
+    keywords: &[hir::Keyword],
+    shown: &str,
+    call_at: TextRange,
+) -> Result<(hir::ExprId, bool), (TextRange, String)> {
+    let (arg, uplo) = match (args, keywords.first()) {
+        (&[a], None) => (a, None),
+        (&[a, u], None) => (a, Some(u)),
+        (&[a], Some(k)) => (a, Some(k.value)),
+        (&[_, u], Some(_)) => return Err((hir.expr_ranges[u], "`UPLO` is given twice".into())),
+        _ => return Err((call_at, format!("{shown} takes one array (and `UPLO=`)"))),
+    };
+    // NumPy reads `UPLO.upper()`; anything but 'L' and 'U' is its
+    // ValueError, known before the call runs.
+    let upper = match uplo.map(|e| (e, &hir.exprs[e])) {
+        None => false,
+        Some((_, hir::Expr::Literal(Lit::Str(s)))) if s.eq_ignore_ascii_case("L") => false,
+        Some((_, hir::Expr::Literal(Lit::Str(s)))) if s.eq_ignore_ascii_case("U") => true,
+        Some((e, hir::Expr::Literal(Lit::Str(_)))) => {
+            return Err((hir.expr_ranges[e], "ValueError: UPLO argument must be 'L' or 'U'".into()))
+        }
+        Some((e, _)) => {
+            return Err((hir.expr_ranges[e], format!("{shown} takes `UPLO` as a constant here, 'L' or 'U'")))
+        }
+    };
+    Ok((arg, upper))
+}
+
+/// `np.cross` (shown as `shown`) of other than two vectors.
+pub(crate) fn cross_count_error(shown: &str, n: usize) -> String {
+    format!("{shown} takes two vectors here, not {n} arguments")
+}
+
+/// A list or tuple given to `np.cross` (shown as `shown`) that
+/// `np.array` does not make a vector of numbers of.
+pub(crate) fn cross_list_error(shown: &str) -> String {
+    format!("{shown} takes a list of numbers here")
+}
+
+/// Why `np.cross` (shown as `shown`) refuses the vector `ty`: not of one
+/// axis, or of Bools.
+pub(crate) fn cross_vector_error(shown: &str, ty: &TypeData) -> Option<String> {
+    if ty.ndim() != Some(1) {
+        return Some(format!("{shown} takes vectors of one axis here"));
+    }
+    (ty.dtype == DType::Bool).then(|| format!("{shown} of Bool vectors: NumPy refuses their subtraction"))
+}
+
+/// Why `np.cross` (shown as `shown`) refuses vectors of `a` and `b`: no
+/// common dtype.
+pub(crate) fn cross_dtypes_error(shown: &str, a: DType, b: DType) -> Option<String> {
+    promote_strong(a, b).is_none().then(|| format!("{shown} of {} and {}", a.name(), b.name()))
+}
+
 /// The most sweeps of `np.linalg.eigh`'s Jacobi method: finite matrices
 /// converge in far fewer (the off-diagonal part shrinks quadratically
 /// once it is small, some ten sweeps for matrices of hundreds of rows);
@@ -129,14 +204,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         c: &CallExpr,
     ) -> Option<(ValueId, TypeData, DType, ValueId)> {
         let (a, ty) = self.numeric_array_arg(arg, shown, false)?;
-        if ty.ndim() != Some(2) {
-            self.err(&self.range(arg), format!("{shown} takes a 2-D array here (a stack of matrices is not compiled)"));
+        if let Some(message) = square_matrix_error(shown, &ty) {
+            self.err(&self.range(arg), message);
             return None;
         }
-        let Some(d) = det_dtype(ty.dtype) else {
-            self.err(&self.range(arg), format!("{shown} of {}: NumPy's `linalg` does not take it", ty.dtype.name()));
-            return None;
-        };
+        let d = det_dtype(ty.dtype)?;
         self.at(c);
         let nm = self.fresh("rows");
         let n = self.b.dim(a, 0, &nm);
@@ -152,7 +224,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if self.keywords_of(c, &[], shown).is_none() {
             return Val::Err;
         }
-        let &[arg] = c.args else { return self.err(c, format!("{shown} takes one array")) };
+        let &[arg] = c.args else { return self.err(c, det_count_error(shown)) };
         let Some((a, ty, d, n)) = self.square_matrix(arg, shown, c) else { return Val::Err };
         // The factors, of the transpose (`lu[i, j] = a[j, i]`), as NumPy
         // lays the matrix out for LAPACK.
@@ -276,26 +348,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// when `vectors` is false, `np.linalg.eigvalsh(a)` (the eigenvalues
     /// alone); see the module's header.
     pub(super) fn eigh_call(&mut self, shown: &str, c: &CallExpr, vectors: bool) -> Val {
-        let Some(kws) = self.keywords_of(c, &["UPLO"], shown) else { return Val::Err };
-        let (arg, uplo) = match (c.args, kws.first()) {
-            (&[a], None) => (a, None),
-            (&[a, u], None) | (&[a], Some(&(_, u))) => (a, Some(u)),
-            (&[_, u], Some(_)) => return self.err(&self.range(u), "`UPLO` is given twice"),
-            _ => return self.err(c, format!("{shown} takes one array (and `UPLO=`)")),
-        };
-        // NumPy reads `UPLO.upper()`; anything but 'L' and 'U' is its
-        // ValueError, known here before the call runs.
-        let hir = self.hir;
-        let upper = match uplo.map(|e| (e, &hir.exprs[e])) {
-            None => false,
-            Some((_, hir::Expr::Literal(Lit::Str(s)))) if s.eq_ignore_ascii_case("L") => false,
-            Some((_, hir::Expr::Literal(Lit::Str(s)))) if s.eq_ignore_ascii_case("U") => true,
-            Some((e, hir::Expr::Literal(Lit::Str(_)))) => {
-                return self.err(&self.range(e), "ValueError: UPLO argument must be 'L' or 'U'")
-            }
-            Some((e, _)) => {
-                return self.err(&self.range(e), format!("{shown} takes `UPLO` as a constant here, 'L' or 'U'"))
-            }
+        if self.keywords_of(c, &["UPLO"], shown).is_none() {
+            return Val::Err;
+        }
+        let (arg, upper) = match eigh_form(self.hir, c.args, c.keywords, shown, c.at) {
+            Ok(form) => form,
+            Err((at, message)) => return self.err(&at, message),
         };
         let Some((a, ty, d, n)) = self.square_matrix(arg, shown, c) else { return Val::Err };
         let el = TypeId::scalar(d);
@@ -743,23 +801,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Err;
         }
         let &[a_e, b_e] = c.args else {
-            return self.err(&c.at, format!("{shown} takes two vectors here, not {} arguments", c.args.len()));
+            return self.err(&c.at, cross_count_error(shown, c.args.len()));
         };
         let mut vectors = Vec::new();
         for e in [a_e, b_e] {
             let Some((v, ty)) = self.vector_operand(e, shown) else { return Val::Err };
-            if ty.ndim() != Some(1) {
-                return self.err(&self.range(e), format!("{shown} takes vectors of one axis here"));
-            }
-            if ty.dtype == DType::Bool {
-                return self.err(&self.range(e), format!("{shown} of Bool vectors: NumPy refuses their subtraction"));
+            if let Some(message) = cross_vector_error(shown, &ty) {
+                return self.err(&self.range(e), message);
             }
             vectors.push((v, ty));
         }
         let (a, b) = (vectors[0].clone(), vectors[1].clone());
-        let Some(d) = promote_strong(a.1.dtype, b.1.dtype) else {
-            return self.err(&c.at, format!("{shown} of {} and {}", a.1.dtype.name(), b.1.dtype.name()));
-        };
+        if let Some(message) = cross_dtypes_error(shown, a.1.dtype, b.1.dtype) {
+            return self.err(&c.at, message);
+        }
+        let Some(d) = promote_strong(a.1.dtype, b.1.dtype) else { return Val::Err };
         self.at(&c.at);
         let three = self.int_const(3, &c.at);
         let two = self.int_const(2, &c.at);
@@ -817,7 +873,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let scalars: Option<Vec<Scalar>> = vals.iter().map(|(v, _)| v.scalar()).collect();
         let Some(d) = scalars.and_then(|s| npfuncs::array_of_dtype(None, s)) else {
-            self.err(&self.range(e), format!("{shown} takes a list of numbers here"));
+            self.err(&self.range(e), cross_list_error(shown));
             return None;
         };
         let n = vals.len();

@@ -93,6 +93,36 @@ pub(crate) fn matrix_order_error(shown: &str) -> String {
     format!("{shown} of a matrix takes the order `None` or `'fro'` here (the Frobenius norm)")
 }
 
+/// The array a NaN-skipping reduction, `np.var` or `np.std` (shown as
+/// `shown`) of `args` reduces: the `receiver` of a method (`a.var()`,
+/// which takes no arguments), else the one argument; or why compiled code
+/// refuses the call whatever its values.
+pub(crate) fn reduced_array_form(
+    receiver: Option<hir::ExprId>,
+    args: &[hir::ExprId],
+    shown: &str,
+    call_at: TextRange,
+) -> Result<hir::ExprId, (TextRange, String)> {
+    match (receiver, args) {
+        (Some(base), []) => Ok(base),
+        (None, &[a]) => Ok(a),
+        (_, args) => {
+            let what = if receiver.is_some() { "no arguments but `ddof=`" } else { "one array" };
+            Err((call_at, format!("{shown} takes {what} here, not {} arguments", args.len())))
+        }
+    }
+}
+
+/// Whether a `ddof=` of scalar type `s` is taken: an integer or a float.
+pub(crate) fn is_ddof(s: Option<Scalar>) -> bool {
+    s.is_some_and(|s| matches!(kind(s.dtype), Kind::Int | Kind::Float))
+}
+
+/// A `ddof=` of `shown` that is not a number it takes.
+pub(crate) fn ddof_error(shown: &str) -> String {
+    format!("the `ddof` of {shown} is a number")
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// `np.nanXXX(a)`, with `ddof=` for `nanvar` and `nanstd`; with
     /// `skip_nan` false, `np.var(a)` and `np.std(a)` (`r` is `Var` or
@@ -107,13 +137,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             _ => None,
         };
-        let array = match (receiver, c.args) {
-            (Some(base), []) => base,
-            (None, &[a]) => a,
-            (_, args) => {
-                let what = if receiver.is_some() { "no arguments but `ddof=`" } else { "one array" };
-                return self.err(&c.at, format!("{shown} takes {what} here, not {} arguments", args.len()));
-            }
+        let array = match reduced_array_form(receiver, c.args, shown, c.at) {
+            Ok(array) => array,
+            Err((at, message)) => return self.err(&at, message),
         };
         let Some((arr, ty)) = self.numeric_array_arg(array, shown, false) else { return Val::Err };
         let d = ty.dtype;
@@ -122,9 +148,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let v = self.expr(e);
                 let e = self.range(e);
                 match v.scalar() {
-                    Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Float) => Some((v, e)),
+                    s if is_ddof(s) => Some((v, e)),
                     _ if matches!(v, Val::Err) => return Val::Err,
-                    _ => return self.err(&e, format!("the `ddof` of {shown} is a number")),
+                    _ => return self.err(&e, ddof_error(shown)),
                 }
             }
             None => None,

@@ -6,6 +6,15 @@
 //! once, next to the lowering of each function.
 
 use super::*;
+use crate::lower::diagonals::{
+    bound_params, eye_parts_shown, integer_arg_error, is_integer_arg, offset_shown, rows_missing_error,
+    trace_axes_error,
+};
+use crate::lower::linalg::{
+    cross_count_error, cross_dtypes_error, cross_list_error, cross_vector_error, det_count_error, eigh_form,
+    square_matrix_error,
+};
+use crate::lower::nanreduce::{ddof_error, is_ddof, reduced_array_form};
 use crate::lower::sorting::{
     kth_error, one_axis_error, partition_count_error, searched_axes_error, searched_value_error, searchsorted_form,
     sort_kind_error, sorted_array_form,
@@ -34,6 +43,22 @@ impl Solver<'_> {
             }
             NpFn::Partition => self.partition_error(e, args),
             NpFn::Searchsorted => self.searchsorted_error(e, args, keywords),
+            NpFn::Det => match args {
+                &[matrix] => self.square_matrix_error(matrix, g),
+                _ => Some((self.body.expr_ranges[e], det_count_error(np_function_shown(g)))),
+            },
+            NpFn::Eigh | NpFn::EigvalsH => {
+                match eigh_form(self.body, args, keywords, np_function_shown(g), self.body.expr_ranges[e]) {
+                    Ok((matrix, _)) => self.square_matrix_error(matrix, g),
+                    Err(error) => Some(error),
+                }
+            }
+            NpFn::Cross => self.cross_error(e, args),
+            NpFn::Trace | NpFn::TraceMethod => self.trace_error(e, func, g, args, keywords),
+            NpFn::Eye | NpFn::Identity => self.eye_error(e, g, args, keywords),
+            NpFn::Nan(_) | NpFn::Var | NpFn::Std | NpFn::VarMethod | NpFn::StdMethod => {
+                self.reduction_error(e, func, g, args, keywords)
+            }
             _ => None,
         }
     }
@@ -112,5 +137,162 @@ impl Solver<'_> {
             return None;
         }
         searched_value_error(shown, a.dtype, &self.ty(v)?).map(|message| (at(v), message))
+    }
+
+    /// The matrix of one of `np.linalg`'s functions `g`: what is not an
+    /// array of real numbers of two axes, of a dtype `linalg` takes.
+    fn square_matrix_error(&self, matrix: ExprId, g: NpFn) -> Option<(TextRange, String)> {
+        let shown = np_function_shown(g);
+        let ty = match self.numeric_array_of(matrix, shown, false) {
+            Ok(t) => t,
+            Err(error) => return error,
+        };
+        square_matrix_error(shown, &ty).map(|message| (self.body.expr_ranges[matrix], message))
+    }
+
+    /// `np.cross(a, b)`: other than two arguments, a list or tuple that is
+    /// not of numbers, what is not an array of numbers, vectors not of one
+    /// axis or of Bools, of no common dtype.
+    fn cross_error(&self, e: ExprId, args: &[ExprId]) -> Option<(TextRange, String)> {
+        let at = |x: ExprId| self.body.expr_ranges[x];
+        let shown = np_function_shown(NpFn::Cross);
+        let &[a, b] = args else { return Some((at(e), cross_count_error(shown, args.len()))) };
+        let mut dtypes = Vec::with_capacity(2);
+        for x in [a, b] {
+            let ty = match &self.body.exprs[x] {
+                Expr::List(elts) | Expr::Tuple(elts) => {
+                    let mut scalars = Vec::with_capacity(elts.len());
+                    for &el in elts.iter() {
+                        if self.maybe_none(el) {
+                            return None;
+                        }
+                        match self.ty(el)? {
+                            t if t.scalar().is_some() => scalars.extend(t.scalar()),
+                            _ => return Some((at(x), cross_list_error(shown))),
+                        }
+                    }
+                    let Some(d) = array_of_dtype(None, scalars) else {
+                        return Some((at(x), cross_list_error(shown)));
+                    };
+                    if d.is_text() {
+                        // The lowering's `np.array` of text is refused there.
+                        return None;
+                    }
+                    TypeData::array(d, Shape::dims(&[None]), Layout::COrder)
+                }
+                _ => match self.numeric_array_of(x, shown, true) {
+                    Ok(t) => t,
+                    Err(error) => return error,
+                },
+            };
+            if let Some(message) = cross_vector_error(shown, &ty) {
+                return Some((at(x), message));
+            }
+            dtypes.push(ty.dtype);
+        }
+        cross_dtypes_error(shown, dtypes[0], dtypes[1]).map(|message| (at(e), message))
+    }
+
+    /// Why the integer argument `x` (shown as `what`) is refused: not an
+    /// integer or a Bool. `None` where it has no type.
+    fn integer_arg_error(&self, x: ExprId, what: &str) -> Option<Option<(TextRange, String)>> {
+        if self.maybe_none(x) {
+            return None;
+        }
+        let s = self.ty(x)?.scalar();
+        Some((!is_integer_arg(s)).then(|| (self.body.expr_ranges[x], integer_arg_error(what))))
+    }
+
+    /// `np.trace(a, offset)` and `a.trace(offset)`: the arguments
+    /// ([`bound_params`]), no array, what is not an array of numbers of
+    /// two axes, an offset that is not an integer.
+    fn trace_error(
+        &self,
+        e: ExprId,
+        func: ExprId,
+        g: NpFn,
+        args: &[ExprId],
+        keywords: &[Keyword],
+    ) -> Option<(TextRange, String)> {
+        let body = self.body;
+        let shown = np_function_shown(g);
+        let method = g == NpFn::TraceMethod;
+        let given =
+            match bound_params(body, args, keywords, &["a", "offset"], method as usize, shown, body.expr_ranges[e]) {
+                Ok(given) => given,
+                Err(error) => return Some(error),
+            };
+        let array = match (method, &body.exprs[func]) {
+            (true, &Expr::Attribute { base, .. }) => base,
+            _ => match given[0] {
+                Some(array) => array,
+                None => return Some((body.expr_ranges[e], format!("{shown} takes an array"))),
+            },
+        };
+        let ty = match self.numeric_array_of(array, shown, true) {
+            Ok(t) => t,
+            Err(error) => return error,
+        };
+        if ty.ndim() != Some(2) {
+            return Some((body.expr_ranges[array], trace_axes_error(shown)));
+        }
+        self.integer_arg_error(given[1]?, &offset_shown(shown))?
+    }
+
+    /// `np.eye(N, M, k, dtype)` and `np.identity(n, dtype)`: the
+    /// arguments ([`bound_params`]), no number of rows, numbers of rows or
+    /// columns and diagonals that are not integers, a dtype refused
+    /// ([`Solver::dtype_error`]).
+    fn eye_error(&self, e: ExprId, g: NpFn, args: &[ExprId], keywords: &[Keyword]) -> Option<(TextRange, String)> {
+        let body = self.body;
+        let shown = np_function_shown(g);
+        let names: &[&str] = if g == NpFn::Eye { &["N", "M", "k", "dtype"] } else { &["n", "dtype"] };
+        let given = match bound_params(body, args, keywords, names, 0, shown, body.expr_ranges[e]) {
+            Ok(given) => given,
+            Err(error) => return Some(error),
+        };
+        let Some(rows) = given[0] else { return Some((body.expr_ranges[e], rows_missing_error(shown))) };
+        let (columns, k, dtype) = if g == NpFn::Eye { (given[1], given[2], given[3]) } else { (None, None, given[1]) };
+        let columns = columns.filter(|x| !matches!(body.exprs[*x], Expr::None));
+        let what = eye_parts_shown(shown);
+        for (x, what) in [(Some(rows), &what[0]), (columns, &what[1]), (k, &what[2])] {
+            if let Some(x) = x {
+                if let Some(error) = self.integer_arg_error(x, what)? {
+                    return Some(error);
+                }
+            }
+        }
+        self.dtype_error(dtype?)
+    }
+
+    /// The NaN-skipping reductions, `np.var`, `np.std` and their methods:
+    /// the array ([`reduced_array_form`]), what is not an array of real
+    /// numbers, a `ddof=` that is not a number.
+    fn reduction_error(
+        &self,
+        e: ExprId,
+        func: ExprId,
+        g: NpFn,
+        args: &[ExprId],
+        keywords: &[Keyword],
+    ) -> Option<(TextRange, String)> {
+        let body = self.body;
+        let shown = np_function_shown(g);
+        let receiver = match body.exprs[func] {
+            Expr::Attribute { base, .. } if matches!(g, NpFn::VarMethod | NpFn::StdMethod) => Some(base),
+            _ => None,
+        };
+        let array = match reduced_array_form(receiver, args, shown, body.expr_ranges[e]) {
+            Ok(array) => array,
+            Err(error) => return Some(error),
+        };
+        if let Err(error) = self.numeric_array_of(array, shown, false) {
+            return error;
+        }
+        let ddof = keywords.first()?.value;
+        if self.maybe_none(ddof) {
+            return None;
+        }
+        (!is_ddof(self.ty(ddof)?.scalar())).then(|| (body.expr_ranges[ddof], ddof_error(shown)))
     }
 }
