@@ -2436,10 +2436,13 @@ impl Solver<'_> {
         // `np.where(a)` of one 1-D argument: a tuple of its nonzero indices.
         if let (Some("where"), [a]) = (self.numpy_attr(func), args) {
             return match self.ty(*a)? {
-                Ty::Arr(t) if t.ndim() == Some(1) && !t.dtype.is_text() && !t.dtype.is_complex() => {
+                Ty::Arr(t) if t.ndim() == Some(1) => {
+                    if let Some(message) = crate::lower::npfuncs::numeric_array_error("`np.where`", Some(&t), false) {
+                        return self.refuse(e, self.body.expr_ranges[*a], message);
+                    }
                     Some(Ty::Tuple(vec![Ty::Arr(TypeData::array(DType::Int64, Shape::dims(&[None]), Layout::COrder))]))
                 }
-                _ => None,
+                _ => self.refuse_here(e, crate::lower::sequences::WHERE_OF_ONE),
             };
         }
         if let Some(name @ ("where" | "clip")) = self.numpy_attr(func) {

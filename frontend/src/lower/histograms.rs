@@ -178,36 +178,105 @@ struct Bins {
     edges: ValueId,
 }
 
+/// Why `np.histogram` (shown as `shown`) is refused for its `density=`
+/// (`density`) or `weights=` (`weights`) whatever the data: any density
+/// but `False` or `None`, any weights but `None`.
+pub(crate) fn histogram_options_error(
+    hir: &hir::Body,
+    density: Option<hir::ExprId>,
+    weights: Option<hir::ExprId>,
+    shown: &str,
+) -> Option<(TextRange, String)> {
+    if let Some(e) =
+        density.filter(|e| !matches!(hir.exprs[*e], hir::Expr::None | hir::Expr::Literal(Lit::Bool(false))))
+    {
+        let message = format!(
+            "{shown} takes no `density=` but `False` in compiled code: divide the counts by `hist.sum() * \
+             np.diff(edges)`"
+        );
+        return Some((hir.expr_ranges[e], message));
+    }
+    let e = weights.filter(|e| !matches!(hir.exprs[*e], hir::Expr::None))?;
+    Some((hir.expr_ranges[e], format!("{shown} takes no `weights=` in compiled code")))
+}
+
+/// Why `np.histogram` (shown as `shown`) refuses data of `d`.
+pub(crate) fn histogram_data_error(shown: &str, d: DType) -> Option<String> {
+    if histogram_data(d) {
+        return None;
+    }
+    let why = if d == DType::Bool { " (NumPy converts Bools to UInt8 with a warning)" } else { "" };
+    Some(format!(
+        "{shown} of {} data is not compiled{why}: it takes integers up to Int64 or UInt32, Float32 or Float64",
+        d.name()
+    ))
+}
+
+/// The bounds of a `range=` of `np.histogram` whose elements are of the
+/// scalar types `elements`: two real numbers, or none.
+pub(crate) fn histogram_range_of(elements: &[Option<Scalar>]) -> Option<(Scalar, Scalar)> {
+    let real = |s: &Option<Scalar>| s.filter(|s| matches!(kind(s.dtype), Kind::Int | Kind::Float));
+    match elements {
+        [lo, hi] => Some((real(lo)?, real(hi)?)),
+        _ => None,
+    }
+}
+
+/// A `range=` of `np.histogram` (shown as `shown`) that is not two real
+/// numbers or `None`.
+pub(crate) fn histogram_range_error(shown: &str) -> String {
+    format!("the range of {shown} is a tuple `(lo, hi)` of two numbers or `None` here")
+}
+
+/// `bins=` of `np.histogram` (shown as `shown`) that is neither an
+/// integer nor an array.
+pub(crate) fn bins_error(shown: &str) -> String {
+    format!("the `bins` of {shown} are an integer or a 1-D array of edges here")
+}
+
+/// Equal bins of data of `d` whose edges' dtype is not compiled: with the
+/// range of the scalar types `range`, it depends on the values.
+pub(crate) fn uniform_edges_error(shown: &str, d: DType, range: Option<(Scalar, Scalar)>) -> String {
+    match range {
+        Some((lo, hi)) => format!(
+            "{shown} of {} data with a range of {} and {} is not compiled: NumPy's dtypes then depend on the \
+             values (give the range as Python floats)",
+            d.name(),
+            lo.dtype.name(),
+            hi.dtype.name()
+        ),
+        None => format!("{shown} of {} data is not compiled", d.name()),
+    }
+}
+
+/// Why `np.histogram` (shown as `shown`) of data of `d` refuses the
+/// array of edges `bins`: not of one axis, not of real numbers, of no
+/// common dtype with the data.
+pub(crate) fn histogram_edges_error(shown: &str, d: DType, bins: &TypeData) -> Option<String> {
+    let bd = bins.dtype;
+    if bins.ndim() != Some(1) {
+        return Some(format!(
+            "the `bins` of {shown} are a 1-D array of edges here (NumPy: `bins` must be 1d, when an array)"
+        ));
+    }
+    if !matches!(kind(bd), Kind::Int | Kind::Float) {
+        return Some(format!("the edges of {shown} are real numbers here, not {}", bd.name()));
+    }
+    promote_strong(d, bd).is_none().then(|| format!("{shown} of {} data and {} edges", d.name(), bd.name()))
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// `np.histogram(a, bins=10, range=None, density=None, weights=None)`.
     pub(super) fn histogram_call(&mut self, shown: &str, c: &CallExpr) -> Val {
         let names = ["a", "bins", "range", "density", "weights"];
         let Some(given) = self.bound_params(c, &names, 0, shown) else { return Val::Err };
         let Some(a_e) = given[0] else { return self.err(&c.at, format!("{shown} takes an array")) };
-        let hir = self.hir;
-        if let Some(e) = given[3] {
-            if !matches!(hir.exprs[e], hir::Expr::None | hir::Expr::Literal(Lit::Bool(false))) {
-                let msg = format!(
-                    "{shown} takes no `density=` but `False` in compiled code: divide the counts by \
-                     `hist.sum() * np.diff(edges)`"
-                );
-                return self.err(&self.range(e), msg);
-            }
-        }
-        if let Some(e) = given[4] {
-            if !matches!(hir.exprs[e], hir::Expr::None) {
-                return self.err(&self.range(e), format!("{shown} takes no `weights=` in compiled code"));
-            }
+        if let Some((at, message)) = histogram_options_error(self.hir, given[3], given[4], shown) {
+            return self.err(&at, message);
         }
         let Some((a, a_ty)) = self.numeric_array_arg(a_e, shown, false) else { return Val::Err };
-        let d = a_ty.dtype;
-        if !histogram_data(d) {
-            let why = if d == DType::Bool { " (NumPy converts Bools to UInt8 with a warning)" } else { "" };
-            let msg = format!(
-                "{shown} of {} data is not compiled{why}: it takes integers up to Int64 or UInt32, Float32 or Float64",
-                d.name()
-            );
-            return self.err(&self.range(a_e), msg);
+        if let Some(message) = histogram_data_error(shown, a_ty.dtype) {
+            return self.err(&self.range(a_e), message);
         }
         let (bins, bins_at) = match given[1] {
             Some(e) => (self.expr(e), self.range(e)),
@@ -228,7 +297,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     let Some(n) = self.materialize(&v, DType::Int64, &bins_at) else { return Val::Err };
                     self.histogram_uniform((a, &a_ty), n, range, shown, c)
                 }
-                _ => self.err(&bins_at, format!("the `bins` of {shown} are an integer or a 1-D array of edges here")),
+                _ => self.err(&bins_at, bins_error(shown)),
             },
         }
     }
@@ -246,12 +315,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             v => (None, v),
         };
         let refuse = |s: &mut Self| {
-            s.err(&at, format!("the range of {shown} is a tuple `(lo, hi)` of two numbers or `None` here"));
+            s.err(&at, histogram_range_error(shown));
             None
         };
         let Val::Tuple(mut elts) = value else { return refuse(self) };
-        let real = |v: &Val| v.scalar().is_some_and(|s| matches!(kind(s.dtype), Kind::Int | Kind::Float));
-        if elts.len() != 2 || !elts.iter().all(real) {
+        if histogram_range_of(&elts.iter().map(Val::scalar).collect::<Vec<_>>()).is_none() {
             return refuse(self);
         }
         let hi = elts.pop().expect("two elements");
@@ -301,16 +369,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let absent_too = range.as_ref().is_some_and(|r| r.present.is_some());
         let Some(bins_d) = uniform_edges_dtype(d, scalars, absent_too) else {
             let at = range.as_ref().map_or(c.at, |r| r.at);
-            let msg = match scalars {
-                Some((lo, hi)) => format!(
-                    "{shown} of {} data with a range of {} and {} is not compiled: NumPy's dtypes then depend \
-                     on the values (give the range as Python floats)",
-                    d.name(),
-                    lo.dtype.name(),
-                    hi.dtype.name()
-                ),
-                None => format!("{shown} of {} data is not compiled", d.name()),
-            };
+            let msg = uniform_edges_error(shown, d, scalars);
             return self.err(&at, msg);
         };
         self.at(c);
@@ -722,19 +781,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         c: &CallExpr,
     ) -> Val {
         let bd = b_ty.dtype;
-        if b_ty.ndim() != Some(1) {
-            let msg = format!(
-                "the `bins` of {shown} are a 1-D array of edges here (NumPy: `bins` must be 1d, when an array)"
-            );
-            return self.err(&bins_at, msg);
-        }
-        if !matches!(kind(bd), Kind::Int | Kind::Float) {
-            return self.err(&bins_at, format!("the edges of {shown} are real numbers here, not {}", bd.name()));
+        if let Some(message) = histogram_edges_error(shown, a_ty.dtype, &b_ty) {
+            return self.err(&bins_at, message);
         }
         let d = a_ty.dtype;
-        let Some(common) = promote_strong(d, bd) else {
-            return self.err(&bins_at, format!("{shown} of {} data and {} edges", d.name(), bd.name()));
-        };
+        let Some(common) = promote_strong(d, bd) else { return Val::Err };
         self.at(c);
         let nm = self.fresh("len");
         let m = self.b.dim(b, 0, &nm);

@@ -25,39 +25,119 @@
 
 use super::*;
 use crate::pytypes::promote_strong;
+use crate::typeck::Ty;
+
+/// Why the `axis=` of `np.concatenate` (shown as `shown`), of type
+/// `axis`, is refused: not the constant 0.
+pub(crate) fn concatenate_axis_error(shown: &str, axis: Option<&Ty>) -> Option<String> {
+    let zero = matches!(axis, Some(Ty::Lit { lit: Lit::Int(0), .. }));
+    (!zero).then(|| format!("{shown} joins 1-D arrays along `axis=0` here"))
+}
+
+/// The arrays `np.concatenate` (shown as `shown`) of `args` joins: the
+/// elements of its one tuple or list; or why compiled code refuses it.
+pub(crate) fn concatenated_parts<'h>(
+    hir: &'h hir::Body,
+    args: &[hir::ExprId],
+    shown: &str,
+    call_at: TextRange,
+) -> Result<&'h [hir::ExprId], (TextRange, String)> {
+    match args {
+        [one] => match &hir.exprs[*one] {
+            hir::Expr::Tuple(es) | hir::Expr::List(es) if !es.is_empty() => Ok(es),
+            _ => Err((call_at, concatenate_form_error(shown))),
+        },
+        _ => Err((call_at, concatenate_form_error(shown))),
+    }
+}
+
+fn concatenate_form_error(shown: &str) -> String {
+    format!("{shown} takes a tuple of arrays here (`np.concatenate((a, b))`)")
+}
+
+/// An array `np.concatenate` (shown as `shown`) joins that is not of one axis.
+pub(crate) fn joined_axes_error(shown: &str) -> String {
+    format!("{shown} joins 1-D arrays here")
+}
+
+/// Why `np.concatenate` (shown as `shown`) refuses arrays of `a` and `b`:
+/// no common dtype.
+pub(crate) fn joined_dtypes_error(shown: &str, a: DType, b: DType) -> Option<String> {
+    promote_strong(a, b).is_none().then(|| format!("{shown} of {} and {} arrays", a.name(), b.name()))
+}
+
+/// The array and the order `n` of `np.diff` (shown as `shown`) called
+/// with `args` and `keywords` (`n=` at most, once), or why compiled code
+/// refuses them whatever their values.
+pub(crate) fn diff_form(
+    args: &[hir::ExprId],
+    keywords: &[hir::Keyword],
+    shown: &str,
+    call_at: TextRange,
+) -> Result<(hir::ExprId, Option<hir::ExprId>), (TextRange, String)> {
+    match (args, keywords.first()) {
+        (&[a], None) => Ok((a, None)),
+        (&[a, n], None) => Ok((a, Some(n))),
+        (&[a], Some(k)) => Ok((a, Some(k.value))),
+        _ => Err((call_at, format!("{shown} takes an array (and `n=1`) here"))),
+    }
+}
+
+/// Why the order `n` of `np.diff` (shown as `shown`), of type `n`, is
+/// refused: not the constant 1.
+pub(crate) fn diff_order_error(shown: &str, n: Option<&Ty>) -> Option<String> {
+    let one = matches!(n, Some(Ty::Lit { lit: Lit::Int(1), .. }));
+    (!one).then(|| format!("{shown} takes `n=1` here"))
+}
+
+/// An array of other than one axis given to `shown`.
+pub(crate) fn one_dim_error(shown: &str) -> String {
+    format!("{shown} of a 1-D array here")
+}
+
+/// `np.flatnonzero` (shown as `shown`) of other than one array.
+pub(crate) fn flatnonzero_count_error(shown: &str) -> String {
+    format!("{shown} takes one array")
+}
+
+/// `np.unique` (shown as `shown`) of other than one array.
+pub(crate) fn unique_count_error(shown: &str) -> String {
+    format!("{shown} takes one array here")
+}
+
+/// `np.where(a)` of what is not a 1-D array.
+pub(crate) const WHERE_OF_ONE: &str = "`np.where` of one argument takes a 1-D array here (`np.where(a == k)[0]`)";
 
 impl<'a, 'c> FnLower<'a, 'c> {
     /// `np.concatenate((a, b, ...))` of 1-D arrays.
     pub(super) fn concatenate_call(&mut self, shown: &str, c: &CallExpr) -> Val {
         let Some(kws) = self.keywords_of(c, &["axis"], shown) else { return Val::Err };
         for &(_, e) in &kws {
-            if !matches!(self.expr(e), Val::Lit { lit: Lit::Int(0), .. }) {
-                return self.err(&self.range(e), format!("{shown} joins 1-D arrays along `axis=0` here"));
+            let axis = self.expr(e);
+            if matches!(axis, Val::Err) {
+                return Val::Err;
+            }
+            if let Some(message) = concatenate_axis_error(shown, axis.ty().as_ref()) {
+                return self.err(&self.range(e), message);
             }
         }
-        let hir = self.hir;
-        let parts: &[hir::ExprId] = match c.args {
-            [one] => match &hir.exprs[*one] {
-                hir::Expr::Tuple(es) | hir::Expr::List(es) if !es.is_empty() => es,
-                _ => &[],
-            },
-            _ => &[],
+        let parts = match concatenated_parts(self.hir, c.args, shown, c.at) {
+            Ok(parts) => parts,
+            Err((at, message)) => return self.err(&at, message),
         };
-        if parts.is_empty() {
-            return self.err(c, format!("{shown} takes a tuple of arrays here (`np.concatenate((a, b))`)"));
-        }
         let mut arrays = Vec::with_capacity(parts.len());
         for &p in parts {
             let Some((v, ty)) = self.numeric_array_arg(p, shown, true) else { return Val::Err };
             if ty.ndim() != Some(1) {
-                return self.err(&self.range(p), format!("{shown} joins 1-D arrays here"));
+                return self.err(&self.range(p), joined_axes_error(shown));
             }
             arrays.push((v, ty));
         }
         let mut d = arrays[0].1.dtype;
         for (_, ty) in &arrays[1..] {
             let Some(p) = promote_strong(d, ty.dtype) else {
-                return self.err(c, format!("{shown} of {} and {} arrays", d.name(), ty.dtype.name()));
+                let message = joined_dtypes_error(shown, d, ty.dtype).unwrap_or_default();
+                return self.err(c, message);
             };
             d = p;
         }
@@ -90,20 +170,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `np.diff(a)` of a 1-D array.
     pub(super) fn diff_call(&mut self, shown: &str, c: &CallExpr) -> Val {
-        let Some(kws) = self.keywords_of(c, &["n"], shown) else { return Val::Err };
-        let n_e = match (c.args, kws.first()) {
-            ([_], None) => None,
-            (&[_, n], None) | (&[_], Some(&(_, n))) => Some(n),
-            _ => return self.err(c, format!("{shown} takes an array (and `n=1`) here")),
+        if self.keywords_of(c, &["n"], shown).is_none() {
+            return Val::Err;
+        }
+        let (array, n_e) = match diff_form(c.args, c.keywords, shown, c.at) {
+            Ok(form) => form,
+            Err((at, message)) => return self.err(&at, message),
         };
         if let Some(e) = n_e {
-            if !matches!(self.expr(e), Val::Lit { lit: Lit::Int(1), .. }) {
-                return self.err(&self.range(e), format!("{shown} takes `n=1` here"));
+            let n = self.expr(e);
+            if matches!(n, Val::Err) {
+                return Val::Err;
+            }
+            if let Some(message) = diff_order_error(shown, n.ty().as_ref()) {
+                return self.err(&self.range(e), message);
             }
         }
-        let Some((a, ty)) = self.numeric_array_arg(c.args[0], shown, true) else { return Val::Err };
+        let Some((a, ty)) = self.numeric_array_arg(array, shown, true) else { return Val::Err };
         if ty.ndim() != Some(1) {
-            return self.err(&self.range(c.args[0]), format!("{shown} of a 1-D array here"));
+            return self.err(&self.range(array), one_dim_error(shown));
         }
         let d = ty.dtype;
         self.at(c);
@@ -135,7 +220,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if self.keywords_of(c, &[], shown).is_none() {
             return Val::Err;
         }
-        let [arg] = c.args else { return self.err(c, format!("{shown} takes one array")) };
+        let [arg] = c.args else { return self.err(c, flatnonzero_count_error(shown)) };
         let Some((a, ty)) = self.numeric_array_arg(*arg, shown, false) else { return Val::Err };
         let d = ty.dtype;
         self.at(c);
@@ -200,7 +285,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         if !matches!(self.expr_types.get(c.args[0]), Some(typeck::Ty::Arr(t)) if t.ndim() == Some(1)) {
             self.expr(c.args[0]);
-            return Some(self.err(c, "`np.where` of one argument takes a 1-D array here (`np.where(a == k)[0]`)"));
+            return Some(self.err(c, WHERE_OF_ONE));
         }
         Some(match self.flatnonzero_call("`np.where`", c) {
             Val::Err => Val::Err,
@@ -213,10 +298,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if self.keywords_of(c, &[], shown).is_none() {
             return Val::Err;
         }
-        let [arg] = c.args else { return self.err(c, format!("{shown} takes one array here")) };
+        let [arg] = c.args else { return self.err(c, unique_count_error(shown)) };
         let Some((a, ty)) = self.numeric_array_arg(*arg, shown, false) else { return Val::Err };
         if ty.ndim() != Some(1) {
-            return self.err(&self.range(*arg), format!("{shown} of a 1-D array here"));
+            return self.err(&self.range(*arg), one_dim_error(shown));
         }
         let d = ty.dtype;
         self.at(c);

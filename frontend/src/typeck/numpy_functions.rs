@@ -10,11 +10,19 @@ use crate::lower::diagonals::{
     bound_params, eye_parts_shown, integer_arg_error, is_integer_arg, offset_shown, rows_missing_error,
     trace_axes_error,
 };
+use crate::lower::histograms::{
+    bins_error, histogram_data_error, histogram_edges_error, histogram_options_error, histogram_range_error,
+    histogram_range_of, uniform_edges_dtype, uniform_edges_error,
+};
 use crate::lower::linalg::{
     cross_count_error, cross_dtypes_error, cross_list_error, cross_vector_error, det_count_error, eigh_form,
     square_matrix_error,
 };
 use crate::lower::nanreduce::{ddof_error, is_ddof, reduced_array_form};
+use crate::lower::sequences::{
+    concatenate_axis_error, concatenated_parts, diff_form, diff_order_error, flatnonzero_count_error,
+    joined_axes_error, joined_dtypes_error, one_dim_error, unique_count_error,
+};
 use crate::lower::sorting::{
     kth_error, one_axis_error, partition_count_error, searched_axes_error, searched_value_error, searchsorted_form,
     sort_kind_error, sorted_array_form,
@@ -59,8 +67,96 @@ impl Solver<'_> {
             NpFn::Nan(_) | NpFn::Var | NpFn::Std | NpFn::VarMethod | NpFn::StdMethod => {
                 self.reduction_error(e, func, g, args, keywords)
             }
-            _ => None,
+            NpFn::Concatenate => self.concatenate_error(e, args, keywords),
+            NpFn::Histogram => self.histogram_error(e, args, keywords),
+            NpFn::Diff => self.diff_error(e, args, keywords),
+            NpFn::Unique | NpFn::FlatNonzero => {
+                let shown = np_function_shown(g);
+                if let Some(error) = keyword_error(keywords, &[], shown) {
+                    return Some(error);
+                }
+                let &[array] = args else {
+                    let message =
+                        if g == NpFn::Unique { unique_count_error(shown) } else { flatnonzero_count_error(shown) };
+                    return Some((self.body.expr_ranges[e], message));
+                };
+                let ty = match self.numeric_array_of(array, shown, false) {
+                    Ok(t) => t,
+                    Err(error) => return error,
+                };
+                (g == NpFn::Unique && ty.ndim() != Some(1))
+                    .then(|| (self.body.expr_ranges[array], one_dim_error(shown)))
+            }
         }
+    }
+
+    /// `np.concatenate(parts, axis=0)`: keywords other than `axis=`, an
+    /// axis that is not the constant 0, other than one tuple or list of
+    /// arrays, what is not an array of numbers of one axis, arrays of no
+    /// common dtype.
+    fn concatenate_error(&self, e: ExprId, args: &[ExprId], keywords: &[Keyword]) -> Option<(TextRange, String)> {
+        let at = |x: ExprId| self.body.expr_ranges[x];
+        let shown = np_function_shown(NpFn::Concatenate);
+        if let Some(error) = keyword_error(keywords, &["axis"], shown) {
+            return Some(error);
+        }
+        for k in keywords {
+            if self.maybe_none(k.value) {
+                return None;
+            }
+            if let Some(message) = concatenate_axis_error(shown, Some(&self.ty(k.value)?)) {
+                return Some((at(k.value), message));
+            }
+        }
+        let parts = match concatenated_parts(self.body, args, shown, at(e)) {
+            Ok(parts) => parts,
+            Err(error) => return Some(error),
+        };
+        let mut common: Option<DType> = None;
+        for &part in parts {
+            let ty = match self.numeric_array_of(part, shown, true) {
+                Ok(t) => t,
+                Err(error) => return error,
+            };
+            if ty.ndim() != Some(1) {
+                return Some((at(part), joined_axes_error(shown)));
+            }
+            common = match common {
+                None => Some(ty.dtype),
+                Some(d) => match joined_dtypes_error(shown, d, ty.dtype) {
+                    Some(message) => return Some((at(e), message)),
+                    None => promote_strong(d, ty.dtype),
+                },
+            };
+        }
+        None
+    }
+
+    /// `np.diff(a, n=1)`: other arguments, an order that is not the
+    /// constant 1, what is not an array of numbers of one axis.
+    fn diff_error(&self, e: ExprId, args: &[ExprId], keywords: &[Keyword]) -> Option<(TextRange, String)> {
+        let at = |x: ExprId| self.body.expr_ranges[x];
+        let shown = np_function_shown(NpFn::Diff);
+        if let Some(error) = keyword_error(keywords, &["n"], shown) {
+            return Some(error);
+        }
+        let (array, n) = match diff_form(args, keywords, shown, at(e)) {
+            Ok(form) => form,
+            Err(error) => return Some(error),
+        };
+        if let Some(n) = n {
+            if self.maybe_none(n) {
+                return None;
+            }
+            if let Some(message) = diff_order_error(shown, Some(&self.ty(n)?)) {
+                return Some((at(n), message));
+            }
+        }
+        let ty = match self.numeric_array_of(array, shown, true) {
+            Ok(t) => t,
+            Err(error) => return error,
+        };
+        (ty.ndim() != Some(1)).then(|| (at(array), one_dim_error(shown)))
     }
 
     /// `np.sort`, `a.sort()`, `np.argsort` and `a.argsort()`: a `kind=`
@@ -294,5 +390,65 @@ impl Solver<'_> {
             return None;
         }
         (!is_ddof(self.ty(ddof)?.scalar())).then(|| (body.expr_ranges[ddof], ddof_error(shown)))
+    }
+
+    /// `np.histogram(a, bins, range, density, weights)`: the arguments
+    /// ([`bound_params`]), no data, a density or weights
+    /// ([`histogram_options_error`]), data not of numbers it takes, a
+    /// range that is not two real numbers, bins that are neither an
+    /// integer nor an array of edges it takes, equal bins whose edges'
+    /// dtype would depend on the values.
+    fn histogram_error(&self, e: ExprId, args: &[ExprId], keywords: &[Keyword]) -> Option<(TextRange, String)> {
+        let body = self.body;
+        let at = |x: ExprId| body.expr_ranges[x];
+        let shown = np_function_shown(NpFn::Histogram);
+        let names = ["a", "bins", "range", "density", "weights"];
+        let given = match bound_params(body, args, keywords, &names, 0, shown, at(e)) {
+            Ok(given) => given,
+            Err(error) => return Some(error),
+        };
+        let Some(data) = given[0] else { return Some((at(e), format!("{shown} takes an array"))) };
+        if let Some(error) = histogram_options_error(body, given[3], given[4], shown) {
+            return Some(error);
+        }
+        let d = match self.numeric_array_of(data, shown, false) {
+            Ok(t) => t.dtype,
+            Err(error) => return error,
+        };
+        if let Some(message) = histogram_data_error(shown, d) {
+            return Some((at(data), message));
+        }
+        // The range is checked before the bins, as the lowering does.
+        let range = match given[2].filter(|r| !matches!(body.exprs[*r], Expr::None)) {
+            None => None,
+            Some(r) if self.maybe_none(r) => return None,
+            Some(r) => {
+                let bounds = match self.ty(r)? {
+                    Ty::Tuple(elements) => histogram_range_of(&elements.iter().map(Ty::scalar).collect::<Vec<_>>()),
+                    _ => None,
+                };
+                match bounds {
+                    Some(bounds) => Some((bounds, at(r))),
+                    None => return Some((at(r), histogram_range_error(shown))),
+                }
+            }
+        };
+        let bins = match given[1] {
+            Some(b) if self.maybe_none(b) => return None,
+            Some(b) => Some((self.ty(b)?, at(b))),
+            None => None,
+        };
+        match bins {
+            Some((Ty::Arr(edges), bins_at)) => histogram_edges_error(shown, d, &edges).map(|m| (bins_at, m)),
+            Some((t, bins_at)) if !crate::lower::diagonals::is_integer_arg(t.scalar()) => {
+                Some((bins_at, bins_error(shown)))
+            }
+            _ => {
+                let scalars = range.map(|(bounds, _)| bounds);
+                uniform_edges_dtype(d, scalars, false)
+                    .is_none()
+                    .then(|| (range.map_or(at(e), |(_, r)| r), uniform_edges_error(shown, d, scalars)))
+            }
+        }
     }
 }
