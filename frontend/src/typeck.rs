@@ -348,6 +348,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         not_values: ArenaMap::default(),
         stored: ArenaMap::default(),
         uncalled: ArenaMap::default(),
+        unlowered: ArenaMap::default(),
     };
     let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
@@ -427,6 +428,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.not_values = not_read_as_values(body);
         cx.stored = subscripts_not_read(body);
         cx.uncalled = uncalled(body);
+        cx.unlowered = unlowered_constructs(body);
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
@@ -757,6 +759,9 @@ struct Solver<'a> {
     /// The expressions the lowering does not lower as values (see
     /// [`uncalled`]).
     uncalled: ArenaMap<ExprId, ()>,
+    /// The refused constructs the lowering does not lower (see
+    /// [`unlowered_constructs`]).
+    unlowered: ArenaMap<ExprId, ()>,
 }
 
 #[derive(Default)]
@@ -1564,6 +1569,11 @@ impl Solver<'_> {
         }
     }
 
+    /// Whether `e` was refused, while sweeping.
+    fn was_refused(&self, e: ExprId) -> bool {
+        self.reports.borrow().as_ref().is_some_and(|r| r.refused.get(e).is_some())
+    }
+
     fn ty(&self, e: ExprId) -> Option<Ty> {
         if let Some(known) = self.known.borrow().get(e) {
             return known.clone();
@@ -1634,6 +1644,9 @@ impl Solver<'_> {
                 t
             }
             Expr::IntTooLarge => self.refuse_here(e, "integer literal is too large for 64 bits"),
+            Expr::Refused { construct, .. } if self.unlowered.get(e).is_none() => {
+                self.refuse_here(e, refused_construct_error(construct))
+            }
             Expr::BinOp { op, lhs, rhs } => {
                 let (l, r) = (self.ty(*lhs)?, self.ty(*rhs)?);
                 if *op == ast::Operator::MatMult {
@@ -1779,6 +1792,11 @@ impl Solver<'_> {
                     (NpFn::TraceMethod, _) => None,
                     (f, _) => self.numpy_array_call(f, args, keywords),
                 }
+            }
+            Expr::Call { func, .. } if self.was_refused(*func) => {
+                // `(lambda t: t)(x)`: the callee's error is the call's.
+                self.quiet(e);
+                None
             }
             Expr::Call { func, args, keywords } => {
                 if let Some((at, message)) = self.target_error(e, *func, args, keywords) {
@@ -5233,6 +5251,39 @@ fn unlowered_parts(body: &Body) -> Vec<ExprId> {
         }
     }
     out
+}
+
+/// The refused constructs of `body` the lowering does not lower, and so
+/// does not refuse: what annotations, `raise` and refused statements
+/// hold (refused with their statement), and an `assert`'s message (only
+/// what it holds is lowered).
+fn unlowered_constructs(body: &Body) -> ArenaMap<ExprId, ()> {
+    let mut out = ArenaMap::default();
+    let mut roots = Vec::new();
+    for (_, stmt) in body.stmts.iter() {
+        match stmt {
+            Stmt::AnnAssign { annotation, .. } => roots.push(*annotation),
+            Stmt::Assert { msg: Some(m), .. } => {
+                out.insert(*m, ());
+            }
+            Stmt::Raise { exc, cause } => roots.extend(exc.iter().chain(cause)),
+            Stmt::Refused { exprs, .. } => roots.extend(exprs.iter()),
+            _ => {}
+        }
+    }
+    insert_subtrees(body, roots, &mut out);
+    out
+}
+
+/// Why an expression of the refused construct `construct` (`"a dict
+/// literal"`) is refused.
+pub(crate) fn refused_construct_error(construct: &str) -> String {
+    match construct {
+        "a list comprehension" => "a list comprehension is compiled only as the whole value assigned to a name \
+                                   (`xs = [f(x) for x in a if x > 0]`), not inside another expression"
+            .into(),
+        _ => format!("{construct} is not supported in POST Python"),
+    }
 }
 
 /// Inserts `roots` and every expression they hold into `out`.

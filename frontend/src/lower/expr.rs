@@ -16,11 +16,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // Only this expression may be `None`, not its parts.
         let accept_none = std::mem::take(&mut self.accept_none);
         let condition = std::mem::take(&mut self.condition);
+        // A refused expression is not lowered (`expr_value`).
+        let refused = self.refused.get(e).is_some();
         let v = match self.hir.exprs[e] {
-            hir::Expr::If { test, body, orelse } if accept_none => {
+            hir::Expr::If { test, body, orelse } if accept_none && !refused => {
                 self.ternary_maybe_none(&IfExpr { at: self.range(e), test, body, orelse })
             }
-            hir::Expr::BoolOp { .. } if condition => self.bool_op(e, true),
+            hir::Expr::BoolOp { .. } if condition && !refused => self.bool_op(e, true),
             _ => self.expr_value(e),
         };
         if !accept_none && matches!(v, Val::None | Val::Maybe { .. }) {
@@ -81,15 +83,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Expr::Tuple(elements) => self.tuple_display(elements),
             // An error where a number is needed (`expr_inner`).
             hir::Expr::None => Val::None,
-            // One assigned to a name is a list local (see `hir`'s
-            // `BodyBuilder::comprehension`).
-            hir::Expr::Refused { construct: "a list comprehension", .. } => self.err(
-                &at,
-                "a list comprehension is compiled only as the whole value assigned to a name \
-                 (`xs = [f(x) for x in a if x > 0]`), not inside another expression",
-            ),
+            // Refused by the typecheck (a list comprehension assigned to a
+            // name is a list local: see `hir`'s `BodyBuilder::comprehension`).
+            hir::Expr::Refused { .. } => self.unrefused(&at),
             _ => {
-                self.err(&at, format!("{} is not supported in POST Python", hir.construct_name(e)));
+                self.err(&at, typeck::refused_construct_error(hir.construct_name(e)));
                 self.check_refused_parts(e)
             }
         }
