@@ -220,6 +220,7 @@ use crate::lower::arrays::{
     array_func, array_method, numpy_dtype, removed_numpy_dtype, sum_dtype, sum_dtypes, ArrFn, Red,
 };
 use crate::lower::expr::array_fits;
+use crate::lower::linalg::Product;
 use crate::lower::npfuncs::{
     array_element_via, array_of_dtype, creates_array, keyword_error, leading_keywords, linalg_function, nested_shape,
     np_function_shown, numpy_function, NanRed, NpFn, DOUBLE_STAR,
@@ -1648,10 +1649,10 @@ impl Solver<'_> {
                 self.refuse_here(e, refused_construct_error(construct))
             }
             Expr::BinOp { op, lhs, rhs } => {
-                let (l, r) = (self.ty(*lhs)?, self.ty(*rhs)?);
                 if *op == ast::Operator::MatMult {
-                    return self.product(&l, &r);
+                    return self.product_of(e, Product::MatMul, *lhs, *rhs);
                 }
+                let (l, r) = (self.ty(*lhs)?, self.ty(*rhs)?);
                 if matches!(l, Ty::Tuple(_)) || matches!(r, Ty::Tuple(_)) {
                     // An array operand is the lowering's to refuse.
                     if !matches!(l, Ty::Arr(_)) && !matches!(r, Ty::Arr(_)) {
@@ -1743,11 +1744,11 @@ impl Solver<'_> {
             }
             Expr::Call { func, args, keywords } if self.dot_operands(*func, args).is_some() => {
                 let operands = self.dot_operands(*func, args)?;
-                let ([a, b], []) = (&operands[..], &keywords[..]) else { return None };
-                if operands.iter().any(|o| matches!(self.body.exprs[*o], Expr::Starred(_))) {
-                    return None;
+                let at = self.body.expr_ranges[e];
+                if let Some((at, message)) = crate::lower::linalg::dot_form_error(self.body, &operands, keywords, at) {
+                    return self.refuse(e, at, message);
                 }
-                self.product(&self.ty(*a)?, &self.ty(*b)?)
+                self.product_of(e, Product::Dot, operands[0], operands[1])
             }
             Expr::Call { func, args, keywords } if self.numpy_array_function(*func).is_some() => {
                 // As the lowering's `np_function_call`: `*` arguments, then
@@ -3711,6 +3712,27 @@ impl Solver<'_> {
             },
             _ => None,
         }
+    }
+
+    /// The product `p` (`e`) of `a` and `b`, refused as the lowering's
+    /// `product` refuses it ([`product_operand_error`], arrays created in
+    /// GPU code), or typed by [`Solver::product`].
+    fn product_of(&self, e: ExprId, p: Product, a: ExprId, b: ExprId) -> Option<Ty> {
+        use crate::lower::linalg::{product_in_gpu_error, product_operand_error};
+        if self.maybe_none(a) || self.maybe_none(b) {
+            return None;
+        }
+        let (l, r) = (self.ty(a)?, self.ty(b)?);
+        for (x, t) in [(a, &l), (b, &r)] {
+            if let Some(message) = product_operand_error(p, Some(t)) {
+                return self.refuse(e, self.body.expr_ranges[x], message);
+            }
+        }
+        let matrix = [&l, &r].iter().any(|t| matches!(t, Ty::Arr(a) if a.ndim() == Some(2)));
+        if matrix && self.env.decl.attrs.is_device() {
+            return self.refuse_here(e, product_in_gpu_error(p));
+        }
+        self.product(&l, &r)
     }
 
     /// `np.dot(a, b)`, `a.dot(b)`, `a @ b` of arrays of one or two axes,

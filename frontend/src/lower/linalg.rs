@@ -78,11 +78,12 @@
 
 use super::*;
 use crate::pytypes::promote_strong;
+use crate::typeck::Ty;
 
 /// Which of NumPy's two products is written: they differ only in their
 /// error message on a shape mismatch (and on what this file refuses).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Product {
+pub(crate) enum Product {
     /// `np.dot(a, b)`, `a.dot(b)`.
     Dot,
     /// `a @ b`.
@@ -96,6 +97,54 @@ impl Product {
             Product::MatMul => "`@`",
         }
     }
+}
+
+/// Why compiled code refuses `np.dot` of `operands` (the receiver first,
+/// for `a.dot(b)`) and `keywords` whatever their values: a keyword, `**`,
+/// a `*` operand, other than two operands.
+pub(crate) fn dot_form_error(
+    hir: &hir::Body,
+    operands: &[hir::ExprId],
+    keywords: &[hir::Keyword],
+    call_at: TextRange,
+) -> Option<(TextRange, String)> {
+    if let Some(k) = keywords.first() {
+        return Some(match &k.name {
+            Some(name) => (k.range, format!("`np.dot` takes no keyword `{name}=` in compiled code")),
+            None => (k.range, "`**` arguments are not supported".into()),
+        });
+    }
+    if let Some(&s) = operands.iter().find(|&&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
+        return Some((hir.expr_ranges[s], "`*` arguments are not supported".into()));
+    }
+    (operands.len() != 2)
+        .then(|| (call_at, format!("`np.dot` takes two arrays here, not {} arguments", operands.len())))
+}
+
+/// Why the product `p` refuses an operand of type `t` (`None`: `None`
+/// or a value that may be `None`): not an array of numbers of one or two
+/// axes.
+pub(crate) fn product_operand_error(p: Product, t: Option<&Ty>) -> Option<String> {
+    match t {
+        Some(Ty::Arr(ty)) => match ty.ndim() {
+            Some(1 | 2) if !ty.dtype.is_text() => None,
+            Some(1 | 2) => Some(format!("{} takes arrays of numbers, not {}", p.shown(), ty.dtype.name())),
+            Some(_) => Some(format!("{} of arrays of three axes or more is not supported", p.shown())),
+            None => Some("the number of axes of this array is not known".into()),
+        },
+        _ => {
+            let hint = match p {
+                Product::Dot => ": multiply with `*`",
+                Product::MatMul => "",
+            };
+            Some(format!("{} takes arrays of one or two axes, not a scalar{hint}", p.shown()))
+        }
+    }
+}
+
+/// The product `p` creating a matrix or vector in GPU code.
+pub(crate) fn product_in_gpu_error(p: Product) -> String {
+    format!("{} here creates an array, which GPU code cannot: write the loops", p.shown())
 }
 
 /// The float dtype NumPy's `linalg` factors an array of `d` in: Float32
@@ -615,24 +664,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `np.dot(a, b)` or `a.dot(b)`, its operands from [`Self::dot_operands`].
     pub(super) fn dot_call(&mut self, operands: &[hir::ExprId], c: &CallExpr) -> Val {
-        if let Some(k) = c.keywords.first() {
-            for &e in operands {
+        if let Some((at, message)) = dot_form_error(self.hir, operands, c.keywords, c.at) {
+            for &e in operands.iter().filter(|e| !matches!(self.hir.exprs[**e], hir::Expr::Starred(_))) {
                 self.expr(e);
             }
-            return match &k.name {
-                Some(name) => self.err(&k.range, format!("`np.dot` takes no keyword `{name}=` in compiled code")),
-                None => self.err(&k.range, "`**` arguments are not supported"),
-            };
+            return self.err(&at, message);
         }
-        if let Some(&s) = operands.iter().find(|&&a| matches!(self.hir.exprs[a], hir::Expr::Starred(_))) {
-            return self.err(&self.range(s), "`*` arguments are not supported");
-        }
-        let &[a, b] = operands else {
-            for &e in operands {
-                self.expr(e);
-            }
-            return self.err(c, format!("`np.dot` takes two arrays here, not {} arguments", operands.len()));
-        };
+        let &[a, b] = operands else { return Val::Err };
         let (l, r) = (self.expr(a), self.expr(b));
         self.product(Product::Dot, (l, self.range(a)), (r, self.range(b)), c)
     }
@@ -655,32 +693,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
     ) -> Val {
         let mut operands = Vec::new();
         for (v, e) in [(l, &l_at), (r, &r_at)] {
-            match v {
-                Val::Arr { v, ty } => match ty.ndim() {
-                    Some(nd @ (1 | 2)) if !ty.dtype.is_text() => operands.push((v, ty, nd)),
-                    Some(1 | 2) => {
-                        return self.err(e, format!("{} takes arrays of numbers, not {}", p.shown(), ty.dtype.name()))
-                    }
-                    Some(_) => {
-                        return self.err(e, format!("{} of arrays of three axes or more is not supported", p.shown()))
-                    }
-                    None => return self.err(e, "the number of axes of this array is not known"),
-                },
-                Val::Err => return Val::Err,
-                _ => {
-                    let hint = match p {
-                        Product::Dot => ": multiply with `*`",
-                        Product::MatMul => "",
-                    };
-                    return self.err(e, format!("{} takes arrays of one or two axes, not a scalar{hint}", p.shown()));
-                }
+            if matches!(v, Val::Err) {
+                return Val::Err;
             }
+            if let Some(message) = product_operand_error(p, v.ty().as_ref()) {
+                return self.err(e, message);
+            }
+            if let Val::Arr { v, ty } = v {
+                let nd = ty.ndim().unwrap_or(1);
+                operands.push((v, ty, nd));
+            }
+        }
+        if operands.len() != 2 {
+            return Val::Err;
         }
         let [(av, aty, an), (bv, bty, bn)] = <[_; 2]>::try_from(operands).expect("two operands");
         let d = promote_strong(aty.dtype, bty.dtype).expect("numeric dtypes promote");
         if (an == 2 || bn == 2) && self.decl.attrs.is_device() {
-            return self
-                .err(at, format!("{} here creates an array, which GPU code cannot: write the loops", p.shown()));
+            return self.err(at, product_in_gpu_error(p));
         }
         self.at(at);
         let a_dims = self.dims_of(av, &aty);
