@@ -1799,6 +1799,9 @@ impl Solver<'_> {
                 self.quiet(e);
                 None
             }
+            Expr::Call { func, args, keywords } if matches!(&self.body.exprs[*func], Expr::Name(Name::Free(n)) if &**n == "print") => {
+                self.print_call(e, args, keywords)
+            }
             Expr::Call { func, args, keywords } => {
                 if let Some((at, message)) = self.target_error(e, *func, args, keywords) {
                     return self.refuse(e, at, message);
@@ -6300,5 +6303,6 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 }
 
 mod numpy_functions;
+mod printing;
 #[cfg(test)]
 mod tests;

@@ -61,7 +61,7 @@ pub(crate) mod npfuncs;
 pub(crate) mod numpy;
 pub(crate) mod pairwise;
 mod prange;
-mod printing;
+pub(crate) mod printing;
 pub(crate) mod pymath;
 mod range_local;
 pub(crate) mod read_only;

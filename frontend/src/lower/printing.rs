@@ -16,7 +16,9 @@
 //! as CPython does: arrays, tuples, complex numbers, `float16`, bytes,
 //! `sep`/`end` that are not string literals (or `None`), `file=`, and
 //! `print` in GPU code. `flush=` is accepted and has no effect: each call
-//! is written at once.
+//! is written at once. The messages are written once here
+//! ([`print_keyword_error`], [`printed_error`]); the typecheck reports them
+//! where every argument has a type, this file where one has none.
 
 use postc_ir::{DType, FuncAttrs, Literal, TypeId, ValueId};
 use ruff_text_size::TextRange;
@@ -24,10 +26,48 @@ use ruff_text_size::TextRange;
 use super::{CallExpr, FnLower, Val};
 use crate::hir;
 use crate::syntax::Lit;
+use crate::typeck::Ty;
 
 /// The most arguments that may be `None` in one `print`: each doubles the
 /// calls it becomes.
 const MAYBE_NONE_ARGUMENTS: usize = 4;
+
+/// `print` in GPU code.
+pub(crate) const PRINT_IN_GPU: &str = "`print` is not supported in GPU code";
+
+/// Why `print` refuses the keyword argument `k`: `sep` or `end` that is
+/// not a string literal or `None`, `file`, any but those and `flush`.
+pub(crate) fn print_keyword_error(hir: &hir::Body, k: &hir::Keyword) -> Option<(TextRange, String)> {
+    match k.name.as_deref() {
+        Some(name @ ("sep" | "end")) => match &hir.exprs[k.value] {
+            hir::Expr::Literal(Lit::Str(_)) | hir::Expr::None => None,
+            _ => Some((hir.expr_ranges[k.value], format!("`{name}` of `print` must be a string literal"))),
+        },
+        Some("flush") => None,
+        Some("file") => {
+            Some((k.range, "`print(file=...)` is not supported in compiled code: it prints to standard output".into()))
+        }
+        _ => Some((k.range, "`print` takes the keyword arguments `sep`, `end` and `flush`".into())),
+    }
+}
+
+/// Why `print` refuses a value of type `t`: what compiled code cannot
+/// write as CPython does (an array, a tuple, a complex number, a float16,
+/// bytes).
+pub(crate) fn printed_error(t: &Ty) -> Option<String> {
+    let refused = |what: &str, hint: &str| Some(format!("`print` of {what} is not supported in compiled code{hint}"));
+    let d = match t {
+        Ty::Arr(_) => return refused("an array", ": print its elements"),
+        Ty::Tuple(_) => return refused("a tuple", ": print its elements"),
+        Ty::Num { s, .. } | Ty::Lit { s, .. } => s.dtype,
+    };
+    match d {
+        d if postc_ir::builtins::printable(d) || d.is_int() => None,
+        DType::Float16 => refused("a float16", ""),
+        d if d.is_complex() => refused("a complex number", ""),
+        d => refused(&format!("a {} value", d.name()), ""),
+    }
+}
 
 /// One argument of `postc.print` as lowered.
 #[derive(Clone, Copy)]
@@ -42,7 +82,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn print_call(&mut self, c: &CallExpr) -> Val {
         let hir = self.hir;
         if self.decl.attrs.contains(FuncAttrs::GPU) || self.decl.attrs.contains(FuncAttrs::KERNEL) {
-            return self.err(&c.at, "`print` is not supported in GPU code");
+            return self.err(&c.at, PRINT_IN_GPU);
         }
         if let Some(&s) = c.args.iter().find(|&&a| matches!(hir.exprs[a], hir::Expr::Starred(_))) {
             return self.err(&self.range(s), "`*` arguments are not supported");
@@ -50,31 +90,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut sep = " ".to_owned();
         let mut end = "\n".to_owned();
         for k in c.keywords {
-            match k.name.as_deref() {
-                Some(name @ ("sep" | "end")) => {
-                    let text = match &hir.exprs[k.value] {
-                        hir::Expr::Literal(Lit::Str(s)) => s.clone(),
-                        hir::Expr::None if name == "sep" => " ".into(),
-                        hir::Expr::None => "\n".into(),
-                        _ => {
-                            self.err(&self.range(k.value), format!("`{name}` of `print` must be a string literal"));
-                            continue;
-                        }
-                    };
-                    *(if name == "sep" { &mut sep } else { &mut end }) = text;
-                }
-                Some("flush") => {
+            if let Some((at, message)) = print_keyword_error(hir, k) {
+                self.err(&at, message);
+                continue;
+            }
+            match (k.name.as_deref(), &hir.exprs[k.value]) {
+                (Some("sep"), hir::Expr::Literal(Lit::Str(s))) => sep = s.to_string(),
+                (Some("end"), hir::Expr::Literal(Lit::Str(s))) => end = s.to_string(),
+                (Some("flush"), _) => {
                     self.expr(k.value);
                 }
-                Some("file") => {
-                    self.err(
-                        &k.range,
-                        "`print(file=...)` is not supported in compiled code: it prints to standard output",
-                    );
-                }
-                _ => {
-                    self.err(&k.range, "`print` takes the keyword arguments `sep`, `end` and `flush`");
-                }
+                _ => {}
             }
         }
         let mut parts: Vec<Printed> = Vec::with_capacity(2 * c.args.len() + 1);
@@ -161,10 +187,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// The value `postc.print` writes for `v`, the value of the argument at
     /// `at`; `None` (an error reported) as for [`FnLower::printed`].
     fn printed_value(&mut self, v: Val, at: TextRange) -> Option<ValueId> {
-        let refuse = |this: &mut Self, what: &str, hint: &str| {
-            this.err(&at, format!("`print` of {what} is not supported in compiled code{hint}"));
-            None
-        };
         let s = match &v {
             Val::Err => return None,
             Val::None => return Some(self.text("None")),
@@ -172,23 +194,25 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let s = s.to_string();
                 return Some(self.text(&s));
             }
-            Val::Arr { .. } => return refuse(self, "an array", ": print its elements"),
-            Val::Tuple(_) => return refuse(self, "a tuple", ": print its elements"),
-            Val::Maybe { .. } => return refuse(self, "a value that may be `None` inside one", ""),
+            Val::Maybe { .. } => {
+                self.err(&at, "`print` of a value that may be `None` inside one is not supported in compiled code");
+                return None;
+            }
             Val::Void => {
                 self.err(&at, "this call returns nothing");
                 return None;
             }
-            Val::Num { s, .. } | Val::Lit { s, .. } => *s,
+            v => {
+                // A tuple is refused whatever its elements.
+                let t = v.ty().unwrap_or(Ty::Tuple(Vec::new()));
+                if let Some(message) = printed_error(&t) {
+                    self.err(&at, message);
+                    return None;
+                }
+                t.scalar()?
+            }
         };
-        let d = s.dtype;
-        let to = match d {
-            d if postc_ir::builtins::printable(d) => d,
-            d if d.is_int() => DType::Int64,
-            DType::Float16 => return refuse(self, "a float16", ""),
-            d if d.is_complex() => return refuse(self, "a complex number", ""),
-            d => return refuse(self, &format!("a {} value", d.name()), ""),
-        };
+        let to = if postc_ir::builtins::printable(s.dtype) { s.dtype } else { DType::Int64 };
         self.materialize(&v, to, &at)
     }
 }
