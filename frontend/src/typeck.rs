@@ -203,7 +203,27 @@
 //!   ([`crate::lower::numpy::type_info_value`]); `np.round` of scalars
 //!   of a count of arguments, decimals that are no integer constant or
 //!   beyond a float's exponent, what is not a number, an integer to
-//!   negative decimals, a complex number ([`Solver::numpy_round_error`]).
+//!   negative decimals, a complex number ([`Solver::numpy_round_error`]);
+//!   and, each as the lowering of the function refuses it, with its
+//!   messages (`numpy_functions`): `np.sort`, `a.sort()`, `np.argsort`,
+//!   `np.partition` and `np.searchsorted` (their forms, arrays not of
+//!   real numbers or of one axis, kinds NumPy does not name, `kth` not of
+//!   integers, values searched for of other types), `np.linalg.det`,
+//!   `eigh`, `eigvalsh` (`UPLO`, matrices of dtypes `linalg` does not
+//!   take) and `np.cross`, `np.trace`, `a.trace()`, `np.eye`,
+//!   `np.identity` (arguments bound by name, integers that are not), the
+//!   NaN-skipping reductions, `np.var`, `np.std` (`ddof`),
+//!   `np.concatenate`, `np.diff`, `np.unique`, `np.flatnonzero`,
+//!   `np.where` of one argument and `np.histogram` (density, weights,
+//!   data, ranges, bins, edges);
+//! - the products `np.dot`, `a.dot(b)` and `@` ([`Solver::product_of`]:
+//!   keywords, `*` operands, counts, scalars, arrays of text or of three
+//!   axes or more, matrices made in GPU code); the calls of `print`
+//!   (`printing`: every keyword and argument it refuses, where every
+//!   argument has a type); the expressions refused whatever their types
+//!   (dict and set displays, comprehensions but a list's assigned to a
+//!   name, lambdas, f-strings but an assert's message, assignment
+//!   expressions: [`refused_construct_error`]), and not the call of one.
 //!
 //! The other errors are still the lowering's to report.
 //!
@@ -3718,7 +3738,7 @@ impl Solver<'_> {
     }
 
     /// The product `p` (`e`) of `a` and `b`, refused as the lowering's
-    /// `product` refuses it ([`product_operand_error`], arrays created in
+    /// `product` refuses it ([`crate::lower::linalg::product_operand_error`], arrays created in
     /// GPU code), or typed by [`Solver::product`].
     fn product_of(&self, e: ExprId, p: Product, a: ExprId, b: ExprId) -> Option<Ty> {
         use crate::lower::linalg::{product_in_gpu_error, product_operand_error};
