@@ -367,6 +367,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         conditions: ArenaMap::default(),
         outside_loops: ArenaMap::default(),
         not_values: ArenaMap::default(),
+        arguments: ArenaMap::default(),
         stored: ArenaMap::default(),
         uncalled: ArenaMap::default(),
         unlowered: ArenaMap::default(),
@@ -447,6 +448,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.conditions = conditions(body);
         cx.outside_loops = outside_loops(body);
         cx.not_values = not_read_as_values(body);
+        cx.arguments = call_arguments(body);
         cx.stored = subscripts_not_read(body);
         cx.uncalled = uncalled(body);
         cx.unlowered = unlowered_constructs(body);
@@ -774,6 +776,8 @@ struct Solver<'a> {
     /// While sweeping: the expressions not read as values (see
     /// [`not_read_as_values`]).
     not_values: ArenaMap<ExprId, ()>,
+    /// While sweeping: the arguments of calls (see [`call_arguments`]).
+    arguments: ArenaMap<ExprId, ()>,
     /// While sweeping: the subscripts the lowering does not read as
     /// values (see [`subscripts_not_read`]).
     stored: ArenaMap<ExprId, ()>,
@@ -1657,7 +1661,12 @@ impl Solver<'_> {
             }
             Expr::Name(name) => {
                 let t = self.name(name);
-                if t.is_none() && self.not_values.get(e).is_none() {
+                // A name that is no local, global or builtin is undefined
+                // wherever the lowering lowers it, an argument included
+                // (read as a dtype, it is no dtype for that).
+                let undefined_argument =
+                    matches!(name, Name::Free(_)) && self.arguments.get(e).is_some() && self.unlowered.get(e).is_none();
+                if t.is_none() && (self.not_values.get(e).is_none() || undefined_argument) {
                     if let Some(message) = self.name_read_error(name) {
                         return self.refuse_here(e, message);
                     }
@@ -5278,6 +5287,19 @@ fn not_read_as_values(body: &Body) -> ArenaMap<ExprId, ()> {
     }
     whole.extend(unlowered_parts(body));
     insert_subtrees(body, whole, &mut out);
+    out
+}
+
+/// The arguments of the calls of `body`, positional and by keyword.
+fn call_arguments(body: &Body) -> ArenaMap<ExprId, ()> {
+    let mut out = ArenaMap::default();
+    for (_, e) in body.exprs.iter() {
+        if let Expr::Call { args, keywords, .. } = e {
+            for a in args.iter().copied().chain(keywords.iter().map(|k| k.value)) {
+                out.insert(a, ());
+            }
+        }
+    }
     out
 }
 

@@ -761,6 +761,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// (`Float64`) or Python's (`float`, `int`, `bool`, `complex`).
     pub(super) fn dtype_arg(&mut self, e: hir::ExprId) -> Option<DType> {
         let hir = self.hir;
+        // An undefined name, refused by the typecheck.
+        if self.refused.get(e).is_some() {
+            return None;
+        }
         let found = match &hir.exprs[e] {
             hir::Expr::Literal(Lit::Str(s)) => numpy_dtype(s),
             hir::Expr::Name(n) if self.locals.contains_key(self.name_text(n)) => {
