@@ -345,6 +345,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         reports: std::cell::RefCell::default(),
         conditions: ArenaMap::default(),
         outside_loops: ArenaMap::default(),
+        prange_breaks: ArenaMap::default(),
         not_values: ArenaMap::default(),
         stored: ArenaMap::default(),
         uncalled: ArenaMap::default(),
@@ -424,6 +425,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         *cx.reports.borrow_mut() = Some(Reports::default());
         cx.conditions = conditions(body);
         cx.outside_loops = outside_loops(body);
+        cx.prange_breaks = loops::prange_breaks(&cx);
         cx.not_values = not_read_as_values(body);
         cx.stored = subscripts_not_read(body);
         cx.uncalled = uncalled(body);
@@ -748,6 +750,9 @@ struct Solver<'a> {
     /// While sweeping: the statements in no loop's body (see
     /// [`outside_loops`]).
     outside_loops: ArenaMap<StmtId, ()>,
+    /// While sweeping: the breaks out of a parallel `prange` loop (see
+    /// [`loops::prange_breaks`]).
+    prange_breaks: ArenaMap<StmtId, ()>,
     /// While sweeping: the expressions not read as values (see
     /// [`not_read_as_values`]).
     not_values: ArenaMap<ExprId, ()>,
@@ -1489,6 +1494,7 @@ impl Solver<'_> {
             Stmt::Continue if self.outside_loops.get(s).is_some() => {
                 self.refuse_statement(s, at, "`continue` outside a loop")
             }
+            Stmt::Break if self.prange_breaks.get(s).is_some() => self.refuse_statement(s, at, loops::PRANGE_BREAK),
             Stmt::Assign { targets, value } => {
                 if let Some((at, message)) = unpacking_error(body, at, targets, *value) {
                     self.refuse_statement(s, at, message);
@@ -1519,8 +1525,10 @@ impl Solver<'_> {
     fn check_typed_statement(&self, s: StmtId) {
         let at = self.body.stmt_ranges[s];
         let error = match &self.body.stmts[s] {
-            Stmt::For { is_async: false, iter, .. } => self.range_error(*iter),
-            Stmt::Return(value) => self.return_error(at, *value),
+            Stmt::For { is_async: false, target, iter, .. } => {
+                self.for_error(*target, *iter).or_else(|| self.range_error(*iter))
+            }
+            Stmt::Return(value) => self.return_error(at, *value).or_else(|| self.tuple_return(*value)),
             _ => None,
         };
         if let Some((at, message)) = error {
@@ -6228,5 +6236,6 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
     }
 }
 
+pub(crate) mod loops;
 #[cfg(test)]
 mod tests;
