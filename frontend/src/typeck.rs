@@ -345,7 +345,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         reports: std::cell::RefCell::default(),
         conditions: ArenaMap::default(),
         outside_loops: ArenaMap::default(),
-        prange_breaks: ArenaMap::default(),
+        prange: loops::PrangeChecks::default(),
         not_values: ArenaMap::default(),
         stored: ArenaMap::default(),
         uncalled: ArenaMap::default(),
@@ -425,7 +425,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         *cx.reports.borrow_mut() = Some(Reports::default());
         cx.conditions = conditions(body);
         cx.outside_loops = outside_loops(body);
-        cx.prange_breaks = loops::prange_breaks(&cx);
+        cx.prange = loops::prange_checks(&cx);
         cx.not_values = not_read_as_values(body);
         cx.stored = subscripts_not_read(body);
         cx.uncalled = uncalled(body);
@@ -750,9 +750,9 @@ struct Solver<'a> {
     /// While sweeping: the statements in no loop's body (see
     /// [`outside_loops`]).
     outside_loops: ArenaMap<StmtId, ()>,
-    /// While sweeping: the breaks out of a parallel `prange` loop (see
-    /// [`loops::prange_breaks`]).
-    prange_breaks: ArenaMap<StmtId, ()>,
+    /// While sweeping: the breaks out of a parallel `prange` loop and the
+    /// errors of `prange` loops (see [`loops::prange_checks`]).
+    prange: loops::PrangeChecks,
     /// While sweeping: the expressions not read as values (see
     /// [`not_read_as_values`]).
     not_values: ArenaMap<ExprId, ()>,
@@ -1494,7 +1494,8 @@ impl Solver<'_> {
             Stmt::Continue if self.outside_loops.get(s).is_some() => {
                 self.refuse_statement(s, at, "`continue` outside a loop")
             }
-            Stmt::Break if self.prange_breaks.get(s).is_some() => self.refuse_statement(s, at, loops::PRANGE_BREAK),
+            Stmt::Break if self.prange.breaks.get(s).is_some() => self.refuse_statement(s, at, loops::PRANGE_BREAK),
+            Stmt::For { .. } if self.prange.loops.get(s).is_some() => self.prange_loop_errors(s),
             Stmt::Assign { targets, value } => {
                 if let Some((at, message)) = unpacking_error(body, at, targets, *value) {
                     self.refuse_statement(s, at, message);

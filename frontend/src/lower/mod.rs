@@ -60,7 +60,7 @@ mod ndindex;
 pub(crate) mod npfuncs;
 pub(crate) mod numpy;
 pub(crate) mod pairwise;
-mod prange;
+pub(crate) mod prange;
 mod printing;
 pub(crate) mod pymath;
 mod range_local;
@@ -2364,30 +2364,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut kinds = String::new();
         let mut args = vec![k, stop, step];
         for (name, op) in reductions {
+            // Refused by the typecheck (`typeck::loops::prange_checks`)
+            // where it types the local.
             let dtype = match self.locals.get(name).and_then(|l| l.ty.clone()) {
-                Some(LocalTy::Scalar(s)) => s.dtype,
-                _ => {
-                    self.err(&at, format!("the reduction `{name}` of this `prange` loop must be a numeric scalar"));
-                    return;
-                }
+                Some(LocalTy::Scalar(s)) => Some(s.dtype),
+                _ => None,
             };
-            let fits = match op {
-                '<' | '>' => dtype.is_int() || dtype.is_float(),
-                _ => dtype.is_int() || dtype.is_float() || dtype.is_complex(),
-            };
-            if !fits {
-                let what = match op {
-                    '<' => "`min`",
-                    '>' => "`max`",
-                    _ => "this operator",
-                };
-                self.err(
-                    &at,
-                    format!(
-                        "the reduction `{name}` of this `prange` loop is {}, which {what} cannot reduce",
-                        dtype.name()
-                    ),
-                );
+            if let Some(message) = prange::reduction_error(name, *op, dtype) {
+                self.err(&at, message);
                 return;
             }
             let Some(&slot) = self.slots.get(name) else { return };

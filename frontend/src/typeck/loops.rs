@@ -66,17 +66,33 @@ pub(crate) fn tuple_element_error(name: &str, k: usize, want: &TypeData) -> Stri
     format!("element {k} of the result of function `{name}` is {}", annotation_text(want))
 }
 
-/// The breaks whose innermost loop is a `prange` loop that runs in
-/// parallel: not inside another `prange` loop, in a function that is not
-/// a ufunc's body or GPU code (there `prange` is a `range`).
-pub(super) fn prange_breaks(cx: &Solver) -> ArenaMap<StmtId, ()> {
-    let mut out = ArenaMap::default();
+/// What the typecheck refuses in `prange` loops, found once before the
+/// sweep: the breaks whose innermost loop is a `prange` loop that runs
+/// in parallel, and the errors of each `prange` loop's body and
+/// reductions.
+#[derive(Default)]
+pub(super) struct PrangeChecks {
+    pub(super) breaks: ArenaMap<StmtId, ()>,
+    pub(super) loops: ArenaMap<StmtId, Vec<(TextRange, String)>>,
+}
+
+/// The [`PrangeChecks`] of the function `cx` sweeps. A `prange` loop
+/// runs in parallel when no `prange` loop holds it, in a function that is
+/// not a ufunc's body or GPU code (elsewhere it is a `range`); the body
+/// of every `prange` loop over a name is checked
+/// ([`crate::lower::prange::prange_body`]), and the reductions of one
+/// that runs in parallel, whose body is not refused, each for its type
+/// ([`crate::lower::prange::reduction_error`]; not a local without one).
+pub(super) fn prange_checks(cx: &Solver) -> PrangeChecks {
+    let mut out = PrangeChecks::default();
     let decl = cx.env.decl;
-    let gpu = decl.attrs.contains(postc_ir::FuncAttrs::KERNEL) || decl.attrs.contains(postc_ir::FuncAttrs::GPU);
-    if decl.ufunc_sig.is_some() || gpu {
+    let body = cx.body;
+    if !body.stmts.iter().any(|(_, s)| matches!(s, Stmt::For { iter, .. } if cx.is_prange_call(*iter))) {
         return out;
     }
-    let body = cx.body;
+    let gpu = decl.attrs.contains(postc_ir::FuncAttrs::KERNEL) || decl.attrs.contains(postc_ir::FuncAttrs::GPU);
+    let serial = decl.ufunc_sig.is_some() || gpu;
+    let uses = crate::lower::prange::name_uses(body);
     // Each block with whether its innermost loop is a parallel `prange`,
     // and whether a `prange` loop holds it.
     let mut pending: Vec<(&[StmtId], bool, bool)> = vec![(&body.top, false, false)];
@@ -84,11 +100,18 @@ pub(super) fn prange_breaks(cx: &Solver) -> ArenaMap<StmtId, ()> {
         for &s in block {
             match &body.stmts[s] {
                 Stmt::Break if parallel => {
-                    out.insert(s, ());
+                    out.breaks.insert(s, ());
                 }
-                Stmt::For { iter, body: inner, orelse, .. } => {
+                Stmt::For { target, iter, body: inner, orelse, .. } => {
                     let prange = cx.is_prange_call(*iter);
-                    pending.push((inner, prange && !in_prange, in_prange || prange));
+                    let runs_parallel = prange && !in_prange && !serial;
+                    if let (true, Expr::Name(var)) = (prange, &body.exprs[*target]) {
+                        let errors = cx.prange_errors(&uses, s, body.name_text(var), *iter, runs_parallel);
+                        if !errors.is_empty() {
+                            out.loops.insert(s, errors);
+                        }
+                    }
+                    pending.push((inner, runs_parallel, in_prange || prange));
                     pending.push((orelse, parallel, in_prange));
                 }
                 Stmt::While { body: inner, orelse, .. } => {
@@ -105,6 +128,39 @@ pub(super) fn prange_breaks(cx: &Solver) -> ArenaMap<StmtId, ()> {
 }
 
 impl Solver<'_> {
+    /// The errors of the `prange` loop `s` over `var` (`iter` its
+    /// `prange(...)`): of its body, else of its reductions' types when it
+    /// runs in parallel.
+    fn prange_errors(
+        &self,
+        uses: &[(String, ruff_text_size::TextSize, bool)],
+        s: StmtId,
+        var: &str,
+        iter: ExprId,
+        parallel: bool,
+    ) -> Vec<(TextRange, String)> {
+        let body = self.body;
+        let checked = crate::lower::prange::prange_body(body, uses, s, var);
+        if !checked.errors.is_empty() || !parallel {
+            return checked.errors;
+        }
+        for (name, op) in &checked.reductions {
+            let Some((id, _)) = body.locals.iter().find(|(_, l)| l.name.as_ref() == name.as_str()) else { continue };
+            let Some(st) = self.states.get(id) else { continue };
+            let dtype = match (st.ty, &st.arr, &st.elems) {
+                (Some(scalar), _, _) => Some(scalar.dtype),
+                (None, Some(_), _) | (None, _, Some(_)) => None,
+                // A local without a type: its bindings' errors are
+                // reported, not this one.
+                (None, None, None) => continue,
+            };
+            if let Some(message) = crate::lower::prange::reduction_error(name, *op, dtype) {
+                return vec![(body.expr_ranges[iter], message)];
+            }
+        }
+        Vec::new()
+    }
+
     /// `prange(...)` (`postc.prange`, `numba.prange` or imported), with
     /// or without keywords.
     fn is_prange_call(&self, e: ExprId) -> bool {
@@ -345,5 +401,20 @@ impl Solver<'_> {
         };
         let Ty::Tuple(elems) = self.ty(v)? else { return None };
         self.tuple_return_error(v, &elems, td)
+    }
+}
+
+impl Solver<'_> {
+    /// Refuses the `prange` loop `s` for the errors [`prange_checks`]
+    /// found in it, every one reported.
+    pub(super) fn prange_loop_errors(&self, s: StmtId) {
+        let Some(errors) = self.prange.loops.get(s) else { return };
+        for (k, (at, message)) in errors.iter().enumerate() {
+            if k == 0 {
+                self.refuse_statement(s, *at, message.clone());
+            } else {
+                self.report(*at, message.clone());
+            }
+        }
     }
 }
