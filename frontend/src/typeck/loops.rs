@@ -38,6 +38,27 @@ pub(crate) fn ndindex_target_error(rank: usize) -> String {
     format!("a `for` loop over `np.ndindex` binds a name, or {rank} names")
 }
 
+/// The errors of a `for` loop over a tuple (the lowering's
+/// `for_over_tuple`).
+pub(crate) const TUPLE_LOOP_TARGET: &str = "a `for` loop over a tuple binds a name, or unpacks each element into names";
+pub(crate) fn tuple_loop_not_tuple(what: &str) -> String {
+    format!("a `for` loop over a tuple runs over a tuple, not {what}")
+}
+pub(crate) fn tuple_loop_unpack_error(names: usize, what: &str) -> String {
+    format!("each element unpacks into {names} names, but one is {what}")
+}
+/// The elements of a tuple (or of a list display, `list`) a `for` loop
+/// runs over that mix numbers of kinds `first` and `other`.
+pub(crate) fn tuple_loop_kinds_error(list: bool, first: DType, other: DType) -> String {
+    format!(
+        "the elements of this {} mix {} and {}: a `for` loop over them gives its name one type, so convert them to \
+         one kind of number first",
+        if list { "list" } else { "tuple" },
+        first.name(),
+        other.name()
+    )
+}
+
 /// The errors of `return` of a tuple (the lowering's
 /// `return_tuple_values`) in a function `name`.
 pub(crate) const NESTED_TUPLE_RESULT: &str =
@@ -190,7 +211,7 @@ impl Solver<'_> {
         let target_at = body.expr_ranges[target];
         let ty = self.ty(iter);
         match &body.exprs[iter] {
-            Expr::Subscript { .. } if matches!(ty, Some(Ty::Tuple(_))) => return None,
+            Expr::Subscript { .. } if matches!(ty, Some(Ty::Tuple(_))) => return self.tuple_loop_error(target, iter),
             Expr::Call { func, args, keywords } => match &body.exprs[*func] {
                 Expr::Name(Name::Free(f)) if matches!(&**f, "enumerate" | "zip") => {
                     return self.steps_error(target, iter, &**f == "enumerate", args, keywords);
@@ -209,8 +230,14 @@ impl Solver<'_> {
                 _ => Some((iter_at, FOR_AXES_UNKNOWN.into())),
             };
         }
-        if matches!(body.exprs[iter], Expr::List(_)) || matches!(ty, Some(Ty::Tuple(_))) {
-            return None;
+        let tuple_expr = match &body.exprs[iter] {
+            Expr::List(_) | Expr::Tuple(_) => true,
+            Expr::Name(_) => matches!(ty, Some(Ty::Tuple(_))),
+            Expr::Attribute { attr, .. } => &**attr == "shape",
+            _ => false,
+        };
+        if tuple_expr {
+            return self.tuple_loop_error(target, iter);
         }
         let over_range =
             self.held_range(iter).is_some() || self.is_builtin_range_call(iter) || self.is_prange_call(iter);
@@ -416,5 +443,51 @@ impl Solver<'_> {
                 self.report(*at, message.clone());
             }
         }
+    }
+
+    /// Why the `for` loop binding `target` over the tuple (or list
+    /// display) `iter` is refused, and where (the lowering's
+    /// `for_over_tuple`): a target that is not a name or names, a value
+    /// that is not a tuple, elements that do not unpack into the names,
+    /// numbers of different kinds bound to one name.
+    fn tuple_loop_error(&self, target: ExprId, iter: ExprId) -> Option<(TextRange, String)> {
+        let body = self.body;
+        let iter_at = body.expr_ranges[iter];
+        let names = match &body.exprs[target] {
+            Expr::Name(_) => None,
+            Expr::Tuple(names) if names.iter().all(|n| matches!(body.exprs[*n], Expr::Name(_))) => Some(names.len()),
+            _ => return Some((body.expr_ranges[target], TUPLE_LOOP_TARGET.into())),
+        };
+        let list = matches!(body.exprs[iter], Expr::List(_));
+        let elems: Vec<Ty> = match &body.exprs[iter] {
+            Expr::List(elements) => elements.iter().map(|e| self.ty(*e)).collect::<Option<_>>()?,
+            _ => match self.ty(iter)? {
+                Ty::Tuple(elems) => elems,
+                other => return Some((iter_at, tuple_loop_not_tuple(describe_ty(Some(&other))))),
+            },
+        };
+        if let Some(n) = names {
+            let unpacks = |e: &Ty| matches!(e, Ty::Tuple(parts) if parts.len() == n);
+            if let Some(other) = elems.iter().find(|e| !unpacks(e)) {
+                let what = match other {
+                    Ty::Tuple(parts) => format!("a tuple of {}", parts.len()),
+                    other => describe_ty(Some(other)).to_owned(),
+                };
+                return Some((iter_at, tuple_loop_unpack_error(n, &what)));
+            }
+        }
+        for part in 0..names.unwrap_or(1) {
+            let element = |e: &Ty| match (names, e) {
+                (Some(_), Ty::Tuple(p)) => p[part].scalar(),
+                _ => e.scalar(),
+            };
+            let mut kinds = elems.iter().filter_map(element).map(|s| (kind(s.dtype).max(Kind::Int), s.dtype));
+            if let Some((first, d)) = kinds.next() {
+                if let Some((_, other)) = kinds.find(|(k, _)| *k != first) {
+                    return Some((iter_at, tuple_loop_kinds_error(list, d, other)));
+                }
+            }
+        }
+        None
     }
 }
