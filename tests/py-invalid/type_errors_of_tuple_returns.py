@@ -1,4 +1,4 @@
-# error: returns of tuples that an annotated result does not take are the typecheck's errors, each once, with the errors after them still reported
+# error: returns of tuples that an annotated result does not take, and of values in a function annotated `-> None`, are the typecheck's errors, each once, with the errors after them still reported
 from postyp import Float64, Int64
 
 
@@ -42,3 +42,13 @@ def nested(x: Float64, n: Int64) -> tuple[Float64, Int64]:
     if n > 1:
         return x, ()
     return x, n
+
+
+def nothing_else(x: Float64, a: Float64[:]) -> None:
+    if x > 0.0:
+        return x
+    if x > 1.0:
+        return a
+    if x > 2.0:
+        return nothing(x)
+    return undefined_three

@@ -2465,7 +2465,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             self.decl.name
                         )
                     } else {
-                        format!("function `{}` returns nothing (`-> None`), but this returns a value", self.decl.name)
+                        // Refused by the typecheck where it types the value.
+                        typeck::loops::value_for_nothing(&self.decl.name)
                     };
                     self.err(&self.range(v), msg);
                 }

@@ -80,6 +80,9 @@ pub(crate) fn tuple_for_non_tuple(name: &str, declared: &TypeData) -> String {
 pub(crate) fn tuple_for_nothing(name: &str) -> String {
     format!("function `{name}` returns nothing (`-> None`), but this returns a tuple")
 }
+pub(crate) fn value_for_nothing(name: &str) -> String {
+    format!("function `{name}` returns nothing (`-> None`), but this returns a value")
+}
 pub(crate) fn tuple_count_error(name: &str, got: usize, want: usize) -> String {
     format!("this returns a tuple of {got}, but function `{name}` returns a tuple of {want}")
 }
@@ -413,8 +416,9 @@ impl Solver<'_> {
 
     /// Why `return value` of a tuple is refused in a function whose result
     /// is annotated (`-> None` included; not `T | None`), and where (see
-    /// [`Solver::tuple_return_error`]). Another value, or one without a
-    /// type, is not refused here.
+    /// [`Solver::tuple_return_error`]), and of any other value in one
+    /// annotated `-> None`. A value without a type (a call that returns
+    /// nothing) is not refused here.
     pub(super) fn tuple_return(&self, value: Option<ExprId>) -> Option<(TextRange, String)> {
         let decl = self.env.decl;
         let v = value?;
@@ -426,8 +430,11 @@ impl Solver<'_> {
             None if decl.ret_unannotated => return None,
             None => None,
         };
-        let Ty::Tuple(elems) = self.ty(v)? else { return None };
-        self.tuple_return_error(v, &elems, td)
+        match self.ty(v)? {
+            Ty::Tuple(elems) => self.tuple_return_error(v, &elems, td),
+            _ if td.is_none() => Some((self.body.expr_ranges[v], value_for_nothing(&decl.name))),
+            _ => None,
+        }
     }
 }
 
