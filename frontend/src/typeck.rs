@@ -1463,8 +1463,10 @@ impl Solver<'_> {
     /// Reports the statement `s` if POST Python refuses it whatever its
     /// types (the lowering lowers none of these): a refused statement
     /// (`with`, `try`, ...; its blocks are still swept), a nested
-    /// function, `global`, an import, and an expression standing alone
-    /// that is not a call or a string (its parts are still typed).
+    /// function, `global`, an import, an expression standing alone that
+    /// is not a call or a string (its parts are still typed), `break` out
+    /// of a parallel `prange` loop and a `prange` loop whose body or
+    /// reductions it refuses ([`loops::prange_checks`]).
     fn check_statement(&self, s: StmtId) {
         let body = self.body;
         let at = body.stmt_ranges[s];
@@ -1521,8 +1523,10 @@ impl Solver<'_> {
     /// Reports the statement `s` if POST Python refuses it for the types
     /// of its expressions, once the sweep has typed them (typing them
     /// before would type a deep expression again at each level): a `for`
-    /// loop over a `range` of arguments it refuses, a `return` of what the
-    /// function does not return.
+    /// loop whose target or iterable it refuses ([`Solver::for_error`]) or
+    /// over a `range` of arguments it refuses, a `return` of what the
+    /// function does not return ([`Solver::return_error`],
+    /// [`Solver::tuple_return`]).
     fn check_typed_statement(&self, s: StmtId) {
         let at = self.body.stmt_ranges[s];
         let error = match &self.body.stmts[s] {

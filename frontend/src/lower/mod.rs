@@ -1898,8 +1898,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if !lowered {
             // A `prange` inside a refused one runs serially, as inside one
             // that is lowered (the typecheck's `prange_breaks`).
-            let prange = matches!(&hir.exprs[l.iter], hir::Expr::Call { func, .. }
-                if matches!(self.target_of(*func), Some(Target::Builtin(Builtin::Prange))));
+            let prange = !*is_async
+                && matches!(&hir.exprs[l.iter], hir::Expr::Call { func, .. }
+                    if matches!(self.target_of(*func), Some(Target::Builtin(Builtin::Prange))));
             self.parallel_depth += u32::from(prange);
             self.rejected_loop(body, orelse);
             self.parallel_depth -= u32::from(prange);

@@ -111,7 +111,8 @@ pub(super) fn prange_checks(cx: &Solver) -> PrangeChecks {
     let mut out = PrangeChecks::default();
     let decl = cx.env.decl;
     let body = cx.body;
-    if !body.stmts.iter().any(|(_, s)| matches!(s, Stmt::For { iter, .. } if cx.is_prange_call(*iter))) {
+    if !body.stmts.iter().any(|(_, s)| matches!(s, Stmt::For { is_async: false, iter, .. } if cx.is_prange_call(*iter)))
+    {
         return out;
     }
     let gpu = decl.attrs.contains(postc_ir::FuncAttrs::KERNEL) || decl.attrs.contains(postc_ir::FuncAttrs::GPU);
@@ -126,8 +127,9 @@ pub(super) fn prange_checks(cx: &Solver) -> PrangeChecks {
                 Stmt::Break if parallel => {
                     out.breaks.insert(s, ());
                 }
-                Stmt::For { target, iter, body: inner, orelse, .. } => {
-                    let prange = cx.is_prange_call(*iter);
+                Stmt::For { is_async, target, iter, body: inner, orelse } => {
+                    // `async for` is refused whatever it runs over.
+                    let prange = !*is_async && cx.is_prange_call(*iter);
                     let runs_parallel = prange && !in_prange && !serial;
                     if let (true, Expr::Name(var)) = (prange, &body.exprs[*target]) {
                         let errors = cx.prange_errors(&uses, s, body.name_text(var), *iter, runs_parallel);
