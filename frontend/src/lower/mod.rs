@@ -1934,8 +1934,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // where it types the iterable.
             if over_range {
                 self.refused_statement(f.id, &self.range(f.target));
-            } else if self.refused_stmts.get(f.id).is_none() && self.refused.get(f.iter).is_none() {
-                self.err(&self.range(f.iter), typeck::loops::FOR_ITERABLE);
+            } else {
+                self.iterable_refused(f);
             }
             return false;
         };
@@ -1954,9 +1954,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ => None,
         };
         let Some((prange, args, keywords)) = over_range else {
-            if self.refused_stmts.get(f.id).is_none() && self.refused.get(f.iter).is_none() {
-                self.err(&iter_at, typeck::loops::FOR_ITERABLE);
-            }
+            self.iterable_refused(f);
             return false;
         };
         // A `prange` inside another, or in a GPU function or a ufunc's
@@ -1982,6 +1980,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return false;
         };
         self.count_over_range(f, var, iter_at, bounds, parallel, reductions)
+    }
+
+    /// The iterable of the loop `f`, which is not one a `for` loop runs
+    /// over: refused by the typecheck where it types it
+    /// (`typeck::Solver::for_error`); else lowered for its own errors, and
+    /// refused here only when it has none (a value the typecheck does not
+    /// type, such as `None`).
+    fn iterable_refused(&mut self, f: &ForLoop) {
+        if self.refused_stmts.get(f.id).is_some() || self.refused.get(f.iter).is_some() {
+            return;
+        }
+        if !matches!(self.expr(f.iter), Val::Err) {
+            self.err(&self.range(f.iter), typeck::loops::FOR_ITERABLE);
+        }
     }
 
     /// The loop `f` counting `var` over `bounds` (of the range at
