@@ -1934,6 +1934,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // where it types the iterable.
             if over_range {
                 self.refused_statement(f.id, &self.range(f.target));
+                self.refused_iterable(f.iter);
             } else {
                 self.iterable_refused(f);
             }
@@ -1967,19 +1968,58 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let reductions = if prange {
             match self.prange_reductions(f, var) {
                 Some(r) => r,
-                None => return false,
+                None => {
+                    self.refused_iterable(f.iter);
+                    return false;
+                }
             }
         } else {
             Vec::new()
         };
         // Bounds the typecheck refuses (`typeck::Solver::range_error`).
         if self.refused_stmts.get(f.id).is_some() {
+            self.refused_iterable(f.iter);
             return false;
         }
         let Some(bounds) = self.range_bounds(iter_at, args, keywords) else {
             return false;
         };
         self.count_over_range(f, var, iter_at, bounds, parallel, reductions)
+    }
+
+    /// The iterable `iter` of a `for` loop the typecheck refuses, checked
+    /// for the errors only the lowering finds in what the typecheck does
+    /// not type: the arguments of `range`, `prange`, `enumerate`, `zip`
+    /// and `np.ndindex` (a `range` among `zip`'s, its own), the elements
+    /// of a tuple or list display, or the iterable itself.
+    fn refused_iterable(&mut self, iter: hir::ExprId) {
+        let hir = self.hir;
+        let mut pending = vec![iter];
+        while let Some(e) = pending.pop() {
+            if self.expr_types.get(e).is_some() {
+                continue;
+            }
+            let parts: Option<&[hir::ExprId]> = match &hir.exprs[e] {
+                // A local holding a range is only iterated.
+                hir::Expr::Name(_) if self.held_range(e).is_some() => Some(&[]),
+                hir::Expr::Tuple(elts) | hir::Expr::List(elts) => Some(elts),
+                hir::Expr::Call { func, args, .. } => match &hir.exprs[*func] {
+                    hir::Expr::Name(hir::Name::Free(n)) if matches!(&**n, "enumerate" | "zip") => Some(args),
+                    _ if self.iterates_ndindex(e) => Some(args),
+                    _ => match self.target_of(*func) {
+                        Some(Target::Builtin(Builtin::Range | Builtin::Prange)) => Some(args),
+                        _ => None,
+                    },
+                },
+                _ => None,
+            };
+            match parts {
+                Some(parts) => pending.extend(parts.iter().rev()),
+                None => {
+                    self.expr(e);
+                }
+            }
+        }
     }
 
     /// The iterable of the loop `f`, which is not one a `for` loop runs
@@ -2218,6 +2258,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // for `enumerate` and `zip` of the wrong forms or targets, where it
         // types the arrays for the others.
         if self.refused_stmts.get(f.id).is_some() {
+            self.refused_iterable(f.iter);
             return false;
         }
         let (counted, sources): (bool, Vec<hir::ExprId>) = match &hir.exprs[f.iter] {

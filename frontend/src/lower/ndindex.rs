@@ -32,6 +32,7 @@ impl FnLower<'_, '_> {
         // Refused by the typecheck (`typeck::Solver::for_error`) where it
         // types the shape.
         if self.refused_stmts.get(f.id).is_some() {
+            self.refused_iterable(f.iter);
             return false;
         }
         let given: Vec<(Val, TextRange)> = args.iter().map(|&a| (self.expr(a), self.range(a))).collect();

@@ -675,6 +675,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // types the tuple; the same errors are the lowering's for the
         // values it does not type.
         if self.refused_stmts.get(f.id).is_some() {
+            self.refused_iterable(f.iter);
             return false;
         }
         // `for x in t`, or `for a, b in ((1, 2), (3, 4))` unpacking each.
