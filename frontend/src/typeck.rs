@@ -1104,8 +1104,9 @@ impl Solver<'_> {
     /// annotated (not `T | None`) is refused, and where (the lowering's
     /// `return_`): no value, `None`, a number that does not widen to the
     /// result's dtype, an array of another dtype or number of axes, an
-    /// array for a number or a number for an array. A tuple, a list and a
-    /// value without a type are the lowering's.
+    /// array for a number or a number for an array, what is not a tuple
+    /// for a tuple. A tuple ([`Solver::tuple_return`]), a list and a value
+    /// without a type are the lowering's.
     fn return_error(&self, at: TextRange, value: Option<ExprId>) -> Option<(TextRange, String)> {
         let decl = self.env.decl;
         let t = decl.ret.filter(|_| !decl.ret_maybe_none && !decl.ret_poisoned)?;
@@ -1119,7 +1120,7 @@ impl Solver<'_> {
             return Some((v_at, return_none_error(name, td)));
         }
         let list = matches!(self.body.exprs[v], Expr::Name(Name::Local(id)) if self.states[id].list.is_some());
-        if list || decl.result_lists == [0] || td.is_tuple() {
+        if list || decl.result_lists == [0] {
             return None;
         }
         match self.ty(v)? {
@@ -5342,6 +5343,9 @@ pub(crate) fn return_none_error(name: &str, td: &TypeData) -> String {
     format!("`return None` in function `{name}` returning {td}: annotate it `-> {td} | None` to return `None`")
 }
 pub(crate) fn returned_value_error(name: &str, td: &TypeData, v: Option<&Ty>) -> Option<String> {
+    if td.is_tuple() {
+        return loops::non_tuple_for_tuple(name, td, v);
+    }
     match v {
         Some(Ty::Arr(a)) if td.is_array && a.dtype == td.dtype && a.ndim() == td.ndim() => None,
         Some(v) if !td.is_array => match v.scalar() {

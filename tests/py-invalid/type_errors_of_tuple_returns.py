@@ -1,4 +1,4 @@
-# error: returns of tuples that an annotated result does not take, and of values in a function annotated `-> None`, are the typecheck's errors, each once, with the errors after them still reported
+# error: returns of tuples that an annotated result does not take, of what is not a tuple for a tuple result, and of values in a function annotated `-> None`, are the typecheck's errors, each once, with the errors after them still reported
 from postyp import Float64, Int64
 
 
@@ -52,3 +52,13 @@ def nothing_else(x: Float64, a: Float64[:]) -> None:
     if x > 2.0:
         return nothing(x)
     return undefined_three
+
+
+def not_tuples(x: Float64, n: Int64, a: Float64[:]) -> tuple[Float64, Int64]:
+    if n > 0:
+        return x
+    if n > 1:
+        return a
+    if n > 2:
+        return n
+    return x, n

@@ -83,6 +83,19 @@ pub(crate) fn tuple_for_nothing(name: &str) -> String {
 pub(crate) fn value_for_nothing(name: &str) -> String {
     format!("function `{name}` returns nothing (`-> None`), but this returns a value")
 }
+/// Why a value (of type `v`; `None`: a call that returns nothing) that
+/// is not a tuple is refused as the result of a function `name` that
+/// returns the tuple `td` (`None` for a tuple).
+pub(crate) fn non_tuple_for_tuple(name: &str, td: &TypeData, v: Option<&Ty>) -> Option<String> {
+    let declared = annotation_text(td);
+    let what = match v {
+        Some(Ty::Tuple(_)) => return None,
+        Some(Ty::Arr(a)) => annotation_text(a),
+        Some(v) => v.scalar().map_or("", |s| s.dtype.name()).to_owned(),
+        None => return Some(format!("function `{name}` returns {declared}")),
+    };
+    Some(format!("this returns {what}, but function `{name}` returns {declared}"))
+}
 pub(crate) fn tuple_count_error(name: &str, got: usize, want: usize) -> String {
     format!("this returns a tuple of {got}, but function `{name}` returns a tuple of {want}")
 }
