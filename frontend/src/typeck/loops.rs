@@ -1,9 +1,13 @@
 //! The errors of `for` loops (what a loop runs over and the names it
-//! binds), of `break` out of a `prange` loop, and of `return`s of tuples
-//! in a function whose result is annotated, as the lowering's
-//! `for_inner` and `return_tuple_values` find them. The messages are
-//! written here once: the lowering reports the same ones for the values
-//! the typecheck does not type.
+//! binds: ranges, arrays, `enumerate`, `zip`, `np.ndindex`, tuples and
+//! list displays), of `prange` loops (`break` out of one, bodies whose
+//! iterations are not independent, reductions of types their operator
+//! does not reduce), and of `return`s of tuples, and of what is not one
+//! for a tuple, in a function whose result is annotated (`-> None`
+//! included), as the lowering's `for_inner`, `prange_reductions`,
+//! `prange_marker` and `return_tuple_values` find them. The messages are
+//! written here once (a `prange` body's in `lower::prange`): the lowering
+//! reports the same ones for the values the typecheck does not type.
 
 use super::*;
 
@@ -83,9 +87,10 @@ pub(crate) fn tuple_for_nothing(name: &str) -> String {
 pub(crate) fn value_for_nothing(name: &str) -> String {
     format!("function `{name}` returns nothing (`-> None`), but this returns a value")
 }
-/// Why a value (of type `v`; `None`: a call that returns nothing) that
-/// is not a tuple is refused as the result of a function `name` that
-/// returns the tuple `td` (`None` for a tuple).
+/// Why a value (of type `v`; `None`: a call that returns nothing) is
+/// refused as the result of a function `name` that returns the tuple
+/// `td`: it is not a tuple (a tuple is checked by
+/// [`Solver::tuple_return_error`]).
 pub(crate) fn non_tuple_for_tuple(name: &str, td: &TypeData, v: Option<&Ty>) -> Option<String> {
     let declared = annotation_text(td);
     let what = match v {
