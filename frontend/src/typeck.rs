@@ -97,6 +97,27 @@
 //!   is annotated does not return ([`Solver::return_error`]: no value,
 //!   `None`, a number that does not widen to the result's dtype, an array
 //!   of another dtype or number of axes);
+//! - `for` loops whose target or iterable it refuses where it types them
+//!   ([`Solver::for_error`], in `loops`): a `range` or `prange`
+//!   bound to what is not one name, targets that are not as many names as
+//!   each step gives (arrays, `enumerate`, `zip`) or not names, numbers and
+//!   arrays the lowering does not step over, arrays of no or unknown axes,
+//!   `enumerate` and `zip` given keywords or counts of arguments they do
+//!   not take, a refused `range` among `zip`'s arguments, shapes of
+//!   `np.ndindex` not of integers or targets not of their rank, and loops
+//!   over tuples and list displays whose targets are not names, whose
+//!   elements do not unpack into them or mix kinds of numbers; `prange`
+//!   loops ([`loops::prange_checks`]): `break` out of one that runs in
+//!   parallel, bodies whose iterations are not independent (a `return`,
+//!   the counter assigned or read after the loop, variables carried that
+//!   are not reductions), reductions of a parallel one that are not
+//!   numeric scalars or that their operator does not reduce; their
+//!   blocks are still swept; `return`s of tuples in a function whose
+//!   result is annotated (`-> None` included; [`Solver::tuple_return`]):
+//!   a tuple for a number, an array or nothing, counts of elements that
+//!   differ, elements that do not widen, tuples and lists held, an empty
+//!   tuple or a tuple of tuples; what is not a tuple for a tuple result,
+//!   and any typed value for `-> None`;
 //! - integer literals beyond 64 bits, unary operators, the arithmetic
 //!   operators on numbers (`pytypes::arith`'s rules), comparisons (`is`,
 //!   `in` and `== None` where refused, numbers of no common dtype,
@@ -366,6 +387,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         reports: std::cell::RefCell::default(),
         conditions: ArenaMap::default(),
         outside_loops: ArenaMap::default(),
+        prange: loops::PrangeChecks::default(),
         not_values: ArenaMap::default(),
         arguments: ArenaMap::default(),
         stored: ArenaMap::default(),
@@ -447,6 +469,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         *cx.reports.borrow_mut() = Some(Reports::default());
         cx.conditions = conditions(body);
         cx.outside_loops = outside_loops(body);
+        cx.prange = loops::prange_checks(&cx);
         cx.not_values = not_read_as_values(body);
         cx.arguments = call_arguments(body);
         cx.stored = subscripts_not_read(body);
@@ -773,6 +796,9 @@ struct Solver<'a> {
     /// While sweeping: the statements in no loop's body (see
     /// [`outside_loops`]).
     outside_loops: ArenaMap<StmtId, ()>,
+    /// While sweeping: the breaks out of a parallel `prange` loop and the
+    /// errors of `prange` loops (see [`loops::prange_checks`]).
+    prange: loops::PrangeChecks,
     /// While sweeping: the expressions not read as values (see
     /// [`not_read_as_values`]).
     not_values: ArenaMap<ExprId, ()>,
@@ -1129,8 +1155,9 @@ impl Solver<'_> {
     /// annotated (not `T | None`) is refused, and where (the lowering's
     /// `return_`): no value, `None`, a number that does not widen to the
     /// result's dtype, an array of another dtype or number of axes, an
-    /// array for a number or a number for an array. A tuple, a list and a
-    /// value without a type are the lowering's.
+    /// array for a number or a number for an array, what is not a tuple
+    /// for a tuple. A tuple ([`Solver::tuple_return`]), a list and a value
+    /// without a type are the lowering's.
     fn return_error(&self, at: TextRange, value: Option<ExprId>) -> Option<(TextRange, String)> {
         let decl = self.env.decl;
         let t = decl.ret.filter(|_| !decl.ret_maybe_none && !decl.ret_poisoned)?;
@@ -1144,7 +1171,7 @@ impl Solver<'_> {
             return Some((v_at, return_none_error(name, td)));
         }
         let list = matches!(self.body.exprs[v], Expr::Name(Name::Local(id)) if self.states[id].list.is_some());
-        if list || decl.result_lists == [0] || td.is_tuple() {
+        if list || decl.result_lists == [0] {
             return None;
         }
         match self.ty(v)? {
@@ -1488,8 +1515,10 @@ impl Solver<'_> {
     /// Reports the statement `s` if POST Python refuses it whatever its
     /// types (the lowering lowers none of these): a refused statement
     /// (`with`, `try`, ...; its blocks are still swept), a nested
-    /// function, `global`, an import, and an expression standing alone
-    /// that is not a call or a string (its parts are still typed).
+    /// function, `global`, an import, an expression standing alone that
+    /// is not a call or a string (its parts are still typed), `break` out
+    /// of a parallel `prange` loop and a `prange` loop whose body or
+    /// reductions it refuses ([`loops::prange_checks`]).
     fn check_statement(&self, s: StmtId) {
         let body = self.body;
         let at = body.stmt_ranges[s];
@@ -1519,6 +1548,8 @@ impl Solver<'_> {
             Stmt::Continue if self.outside_loops.get(s).is_some() => {
                 self.refuse_statement(s, at, "`continue` outside a loop")
             }
+            Stmt::Break if self.prange.breaks.get(s).is_some() => self.refuse_statement(s, at, loops::PRANGE_BREAK),
+            Stmt::For { .. } if self.prange.loops.get(s).is_some() => self.prange_loop_errors(s),
             Stmt::Assign { targets, value } => {
                 if let Some((at, message)) = unpacking_error(body, at, targets, *value) {
                     self.refuse_statement(s, at, message);
@@ -1544,13 +1575,17 @@ impl Solver<'_> {
     /// Reports the statement `s` if POST Python refuses it for the types
     /// of its expressions, once the sweep has typed them (typing them
     /// before would type a deep expression again at each level): a `for`
-    /// loop over a `range` of arguments it refuses, a `return` of what the
-    /// function does not return.
+    /// loop whose target or iterable it refuses ([`Solver::for_error`]) or
+    /// over a `range` of arguments it refuses, a `return` of what the
+    /// function does not return ([`Solver::return_error`],
+    /// [`Solver::tuple_return`]).
     fn check_typed_statement(&self, s: StmtId) {
         let at = self.body.stmt_ranges[s];
         let error = match &self.body.stmts[s] {
-            Stmt::For { is_async: false, iter, .. } => self.range_error(*iter),
-            Stmt::Return(value) => self.return_error(at, *value),
+            Stmt::For { is_async: false, target, iter, .. } => {
+                self.for_error(*target, *iter).or_else(|| self.range_error(*iter))
+            }
+            Stmt::Return(value) => self.return_error(at, *value).or_else(|| self.tuple_return(*value)),
             _ => None,
         };
         if let Some((at, message)) = error {
@@ -5445,6 +5480,9 @@ pub(crate) fn return_none_error(name: &str, td: &TypeData) -> String {
     format!("`return None` in function `{name}` returning {td}: annotate it `-> {td} | None` to return `None`")
 }
 pub(crate) fn returned_value_error(name: &str, td: &TypeData, v: Option<&Ty>) -> Option<String> {
+    if td.is_tuple() {
+        return loops::non_tuple_for_tuple(name, td, v);
+    }
     match v {
         Some(Ty::Arr(a)) if td.is_array && a.dtype == td.dtype && a.ndim() == td.ndim() => None,
         Some(v) if !td.is_array => match v.scalar() {
@@ -6344,6 +6382,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
     }
 }
 
+pub(crate) mod loops;
 mod numpy_functions;
 mod printing;
 #[cfg(test)]

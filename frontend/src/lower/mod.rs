@@ -60,13 +60,13 @@ mod ndindex;
 pub(crate) mod npfuncs;
 pub(crate) mod numpy;
 pub(crate) mod pairwise;
-mod prange;
+pub(crate) mod prange;
 pub(crate) mod printing;
 pub(crate) mod pymath;
 mod range_local;
 pub(crate) mod read_only;
 pub(crate) mod sequences;
-mod slicing;
+pub(crate) mod slicing;
 pub(crate) mod sorting;
 pub(crate) mod tuples;
 
@@ -1230,9 +1230,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Stmt::While { test, body, orelse } => self.while_(*test, body, orelse),
             hir::Stmt::For { .. } => self.for_(id),
             hir::Stmt::Break => match self.loops.last_mut() {
-                Some(l) if l.parallel => {
-                    self.err(&at, "`break` out of a `prange` loop: its iterations run independently, in any order");
-                }
+                // Refused by the typecheck: out of a parallel `prange` loop
+                // (`typeck::loops::prange_breaks`), or outside loops.
+                _ if self.refused_stmts.get(id).is_some() => {}
+                Some(l) if l.parallel => self.refused_statement(id, &at),
                 Some(l) => {
                     l.broken = true;
                     let exit = l.exit;
@@ -1895,7 +1896,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.for_over_range(&l)
         };
         if !lowered {
+            // A `prange` inside a refused one runs serially, as inside one
+            // that is lowered (the typecheck's `prange_breaks`).
+            let prange = !*is_async
+                && matches!(&hir.exprs[l.iter], hir::Expr::Call { func, .. }
+                    if matches!(self.target_of(*func), Some(Target::Builtin(Builtin::Prange))));
+            self.parallel_depth += u32::from(prange);
             self.rejected_loop(body, orelse);
+            self.parallel_depth -= u32::from(prange);
         }
     }
 
@@ -1922,13 +1930,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let over_range = self.held_range(f.iter).is_some()
                 || matches!(&hir.exprs[f.iter], hir::Expr::Call { func, .. }
                     if matches!(self.target_of(*func), Some(Target::Builtin(Builtin::Range | Builtin::Prange))));
+            // Refused by the typecheck (`typeck::Solver::for_error`), and
+            // where it types the iterable.
             if over_range {
-                self.err(&self.range(f.target), "a `for` loop over a `range` binds one variable");
+                self.refused_statement(f.id, &self.range(f.target));
+                self.refused_iterable(f.iter);
             } else {
-                self.err(
-                    &self.range(f.iter),
-                    "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays",
-                );
+                self.iterable_refused(f);
             }
             return false;
         };
@@ -1937,23 +1945,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let Some(bounds) = self.held_range(f.iter) {
             return self.count_over_range(f, var, iter_at, bounds, false, Vec::new());
         }
-        let hir::Expr::Call { func, args, keywords } = &hir.exprs[f.iter] else {
-            self.err(
-                &iter_at,
-                "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays",
-            );
-            return false;
+        // Refused by the typecheck where it types the iterable.
+        let over_range = match &hir.exprs[f.iter] {
+            hir::Expr::Call { func, args, keywords } => match self.target_of(*func) {
+                Some(Target::Builtin(Builtin::Range)) => Some((false, args, keywords)),
+                Some(Target::Builtin(Builtin::Prange)) => Some((true, args, keywords)),
+                _ => None,
+            },
+            _ => None,
         };
-        let prange = match self.target_of(*func) {
-            Some(Target::Builtin(Builtin::Range)) => false,
-            Some(Target::Builtin(Builtin::Prange)) => true,
-            _ => {
-                self.err(
-                    &iter_at,
-                    "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays",
-                );
-                return false;
-            }
+        let Some((prange, args, keywords)) = over_range else {
+            self.iterable_refused(f);
+            return false;
         };
         // A `prange` inside another, or in a GPU function or a ufunc's
         // body, runs serially: it is a `range`.
@@ -1965,19 +1968,72 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let reductions = if prange {
             match self.prange_reductions(f, var) {
                 Some(r) => r,
-                None => return false,
+                None => {
+                    self.refused_iterable(f.iter);
+                    return false;
+                }
             }
         } else {
             Vec::new()
         };
         // Bounds the typecheck refuses (`typeck::Solver::range_error`).
         if self.refused_stmts.get(f.id).is_some() {
+            self.refused_iterable(f.iter);
             return false;
         }
         let Some(bounds) = self.range_bounds(iter_at, args, keywords) else {
             return false;
         };
         self.count_over_range(f, var, iter_at, bounds, parallel, reductions)
+    }
+
+    /// The iterable `iter` of a `for` loop the typecheck refuses, checked
+    /// for the errors only the lowering finds in what the typecheck does
+    /// not type: the arguments of `range`, `prange`, `enumerate`, `zip`
+    /// and `np.ndindex` (a `range` among `zip`'s, its own), the elements
+    /// of a tuple or list display, or the iterable itself.
+    fn refused_iterable(&mut self, iter: hir::ExprId) {
+        let hir = self.hir;
+        let mut pending = vec![iter];
+        while let Some(e) = pending.pop() {
+            if self.expr_types.get(e).is_some() {
+                continue;
+            }
+            let parts: Option<&[hir::ExprId]> = match &hir.exprs[e] {
+                // A local holding a range is only iterated.
+                hir::Expr::Name(_) if self.held_range(e).is_some() => Some(&[]),
+                hir::Expr::Tuple(elts) | hir::Expr::List(elts) => Some(elts),
+                hir::Expr::Call { func, args, .. } => match &hir.exprs[*func] {
+                    hir::Expr::Name(hir::Name::Free(n)) if matches!(&**n, "enumerate" | "zip") => Some(args),
+                    _ if self.iterates_ndindex(e) => Some(args),
+                    _ => match self.target_of(*func) {
+                        Some(Target::Builtin(Builtin::Range | Builtin::Prange)) => Some(args),
+                        _ => None,
+                    },
+                },
+                _ => None,
+            };
+            match parts {
+                Some(parts) => pending.extend(parts.iter().rev()),
+                None => {
+                    self.expr(e);
+                }
+            }
+        }
+    }
+
+    /// The iterable of the loop `f`, which is not one a `for` loop runs
+    /// over: refused by the typecheck where it types it
+    /// (`typeck::Solver::for_error`); else lowered for its own errors, and
+    /// refused here only when it has none (a value the typecheck does not
+    /// type, such as `None`).
+    fn iterable_refused(&mut self, f: &ForLoop) {
+        if self.refused_stmts.get(f.id).is_some() || self.refused.get(f.iter).is_some() {
+            return;
+        }
+        if !matches!(self.expr(f.iter), Val::Err) {
+            self.err(&self.range(f.iter), typeck::loops::FOR_ITERABLE);
+        }
     }
 
     /// The loop `f` counting `var` over `bounds` (of the range at
@@ -2198,10 +2254,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let hir = self.hir;
         let iter_at = self.range(f.iter);
         let enumerate_or_zip = |func: &hir::ExprId| matches!(&hir.exprs[*func], hir::Expr::Name(hir::Name::Free(n)) if matches!(&**n, "enumerate" | "zip"));
+        // Refused by the typecheck (`typeck::Solver::for_error`): always
+        // for `enumerate` and `zip` of the wrong forms or targets, where it
+        // types the arrays for the others.
+        if self.refused_stmts.get(f.id).is_some() {
+            self.refused_iterable(f.iter);
+            return false;
+        }
         let (counted, sources): (bool, Vec<hir::ExprId>) = match &hir.exprs[f.iter] {
             hir::Expr::Call { func, args, keywords } if enumerate_or_zip(func) => {
                 if let Some(k) = keywords.first() {
-                    self.err(&k.range, "keyword arguments are not supported here");
+                    self.refused_statement(f.id, &k.range);
                     return false;
                 }
                 let hir::Expr::Name(hir::Name::Free(n)) = &hir.exprs[*func] else {
@@ -2209,13 +2272,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 };
                 if &**n == "enumerate" {
                     if args.len() != 1 {
-                        self.err(&iter_at, "`enumerate` takes one 1-D array here (no `start`)");
+                        self.refused_statement(f.id, &iter_at);
                         return false;
                     }
                     (true, args.to_vec())
                 } else {
                     if args.is_empty() {
-                        self.err(&iter_at, "`zip` takes one or more 1-D arrays");
+                        self.refused_statement(f.id, &iter_at);
                         return false;
                     }
                     (false, args.to_vec())
@@ -2227,23 +2290,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let want = sources.len() + usize::from(counted);
         let target_at = self.range(f.target);
         let targets: Vec<hir::ExprId> = match &hir.exprs[f.target] {
-            hir::Expr::Tuple(elts) if want > 1 => elts.to_vec(),
-            hir::Expr::Tuple(elts) => {
-                self.err(&target_at, format!("this loop gives one value at each step, not {}", elts.len()));
-                return false;
-            }
-            _ if want == 1 => vec![f.target],
-            _ => {
-                self.err(&target_at, format!("this loop gives {want} values at each step: unpack them (`a, b`)"));
-                return false;
-            }
+            hir::Expr::Tuple(elts) => elts.to_vec(),
+            _ => vec![f.target],
         };
-        if targets.len() != want {
-            self.err(&target_at, format!("this loop gives {want} values at each step, not {}", targets.len()));
-            return false;
-        }
-        if let Some(&t) = targets.iter().find(|&&t| !matches!(hir.exprs[t], hir::Expr::Name(_))) {
-            self.err(&self.range(t), "a `for` loop binds names");
+        let unpacked = matches!(hir.exprs[f.target], hir::Expr::Tuple(_)).then_some(targets.len());
+        let stepped = matches!(&hir.exprs[f.iter], hir::Expr::Call { func, .. } if enumerate_or_zip(func));
+        let target_error = match typeck::loops::step_count_error(want, unpacked) {
+            Some(message) => Some((target_at, message)),
+            None => (targets.iter().find(|&&t| !matches!(hir.exprs[t], hir::Expr::Name(_))))
+                .map(|&t| (self.range(t), typeck::loops::FOR_BINDS_NAMES.to_owned())),
+        };
+        if let Some((at, message)) = target_error {
+            // The typecheck refuses the targets of `enumerate` and `zip`
+            // always, of an array where it types it.
+            if stepped {
+                self.refused_statement(f.id, &at);
+            } else {
+                self.err(&at, message);
+            }
             return false;
         }
         // Each source: an array, or a `range(...)` stepping with the index.
@@ -2266,13 +2330,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     steps.push(Step::Array(arrays.len()));
                     arrays.push((v, ty));
                 }
+                // Refused by the typecheck where it types the source.
                 Val::Arr { .. } => {
-                    self.err(&self.range(src), "a `for` loop runs over arrays whose number of axes is known");
+                    self.err(&self.range(src), typeck::loops::FOR_AXES_UNKNOWN);
                     return false;
                 }
                 Val::Err => return false,
                 _ => {
-                    self.err(&self.range(src), "a `for` loop runs over `range(...)`, a 1-D array, `enumerate(...)` or `zip(...)` of 1-D arrays");
+                    self.err(&self.range(src), typeck::loops::FOR_ITERABLE);
                     return false;
                 }
             }
@@ -2353,30 +2418,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut kinds = String::new();
         let mut args = vec![k, stop, step];
         for (name, op) in reductions {
+            // Refused by the typecheck (`typeck::loops::prange_checks`)
+            // where it types the local.
             let dtype = match self.locals.get(name).and_then(|l| l.ty.clone()) {
-                Some(LocalTy::Scalar(s)) => s.dtype,
-                _ => {
-                    self.err(&at, format!("the reduction `{name}` of this `prange` loop must be a numeric scalar"));
-                    return;
-                }
+                Some(LocalTy::Scalar(s)) => Some(s.dtype),
+                _ => None,
             };
-            let fits = match op {
-                '<' | '>' => dtype.is_int() || dtype.is_float(),
-                _ => dtype.is_int() || dtype.is_float() || dtype.is_complex(),
-            };
-            if !fits {
-                let what = match op {
-                    '<' => "`min`",
-                    '>' => "`max`",
-                    _ => "this operator",
-                };
-                self.err(
-                    &at,
-                    format!(
-                        "the reduction `{name}` of this `prange` loop is {}, which {what} cannot reduce",
-                        dtype.name()
-                    ),
-                );
+            if let Some(message) = prange::reduction_error(name, *op, dtype) {
+                self.err(&at, message);
                 return;
             }
             let Some(&slot) = self.slots.get(name) else { return };
@@ -2470,7 +2519,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             self.decl.name
                         )
                     } else {
-                        format!("function `{}` returns nothing (`-> None`), but this returns a value", self.decl.name)
+                        // Refused by the typecheck where it types the value.
+                        typeck::loops::value_for_nothing(&self.decl.name)
                     };
                     self.err(&self.range(v), msg);
                 }
@@ -2608,10 +2658,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     flat.extend(inner.into_iter().map(|x| (x, e)));
                 }
                 Val::Tuple(_) => {
-                    self.err(
-                        &e,
-                        "a result may hold tuples of scalars and arrays, not an empty tuple or a tuple of tuples",
-                    );
+                    self.err(&e, typeck::loops::NESTED_TUPLE_RESULT);
                     self.b.unreachable();
                     return;
                 }
@@ -2620,14 +2667,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let vals = flat;
         let inferred = self.decl.ret.is_none() && self.decl.ret_unannotated;
+        // Refused by the typecheck (`typeck::Solver::tuple_return_error`)
+        // where it types the tuple, in a function whose result is
+        // annotated.
         if !groups.is_empty() && !inferred {
-            self.err(
-                &at,
-                format!(
-                    "a tuple inside the result of function `{name}` needs the result unannotated: its type is what \
-                     the `return`s give"
-                ),
-            );
+            self.err(&at, typeck::loops::tuple_in_annotated_result(&name));
             self.b.unreachable();
             return;
         }
@@ -2643,13 +2687,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         if !listed.is_empty() && !inferred {
-            self.err(
-                &at,
-                format!(
-                    "a list in the result of function `{name}` needs the result unannotated: its type is what the \
-                     `return`s give"
-                ),
-            );
+            self.err(&at, typeck::loops::list_in_annotated_result(&name));
             self.b.unreachable();
             return;
         }
@@ -2668,24 +2706,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let expected = match &declared {
             Some(d) if d.is_tuple() => Some(d.elements.clone()),
             Some(d) => {
-                let d = d.clone();
-                self.err(&at, format!("function `{name}` returns {d}, but this returns a tuple"));
+                let message = typeck::loops::tuple_for_non_tuple(&name, d);
+                self.err(&at, message);
                 self.b.unreachable();
                 return;
             }
             None if self.decl.ret_unannotated => self.inferred_tuple.map(|id| self.types.get(id).elements.clone()),
             None => {
-                self.err(&at, format!("function `{name}` returns nothing (`-> None`), but this returns a tuple"));
+                self.err(&at, typeck::loops::tuple_for_nothing(&name));
                 self.b.unreachable();
                 return;
             }
         };
         if let Some(want) = expected.as_ref().filter(|w| w.len() != vals.len()) {
             let got = vals.len();
-            self.err(
-                &at,
-                format!("this returns a tuple of {got}, but function `{name}` returns a tuple of {}", want.len()),
-            );
+            self.err(&at, typeck::loops::tuple_count_error(&name, got, want.len()));
             self.b.unreachable();
             return;
         }
@@ -2734,7 +2769,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                                  every `return` gives the same types (or annotate `-> tuple[...]`)",
                                 w[k]
                             ),
-                            Some(w) => format!("element {k} of the result of function `{name}` is {}", w[k]),
+                            Some(w) => typeck::loops::tuple_element_error(&name, k, &w[k]),
                             None => format!("element {k} of a returned tuple must be a scalar or an array"),
                         };
                         self.err(&e, what);

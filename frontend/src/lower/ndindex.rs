@@ -29,6 +29,12 @@ impl FnLower<'_, '_> {
         let hir = self.hir;
         let hir::Expr::Call { args, .. } = &hir.exprs[f.iter] else { unreachable!("an `np.ndindex` call") };
         let iter_at = self.range(f.iter);
+        // Refused by the typecheck (`typeck::Solver::for_error`) where it
+        // types the shape.
+        if self.refused_stmts.get(f.id).is_some() {
+            self.refused_iterable(f.iter);
+            return false;
+        }
         let given: Vec<(Val, TextRange)> = args.iter().map(|&a| (self.expr(a), self.range(a))).collect();
         let extents_given: Vec<(Val, TextRange)> = match &given[..] {
             [(Val::Tuple(elts), at)] => elts.iter().map(|v| (v.clone(), *at)).collect(),
@@ -40,7 +46,7 @@ impl FnLower<'_, '_> {
                 Some(s) if matches!(kind(s.dtype), Kind::Int | Kind::Bool) => {}
                 _ => {
                     if !matches!(v, Val::Err) {
-                        self.err(&at, "`np.ndindex` takes a shape: a tuple of integers, or the integers");
+                        self.err(&at, typeck::loops::NDINDEX_SHAPE);
                     }
                     return false;
                 }
@@ -52,8 +58,7 @@ impl FnLower<'_, '_> {
             hir::Expr::Name(_) => None,
             hir::Expr::Tuple(names) if names.len() == extents.len() => Some(names),
             _ => {
-                let msg = format!("a `for` loop over `np.ndindex` binds a name, or {} names", extents.len());
-                self.err(&self.range(f.target), msg);
+                self.err(&self.range(f.target), typeck::loops::ndindex_target_error(extents.len()));
                 return false;
             }
         };

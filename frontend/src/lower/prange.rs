@@ -12,8 +12,11 @@
 //!   parameter counts as assigned before and read).
 //!
 //! Anything else is a located error. This is a syntactic check on the
-//! Python source; whether a reduction's type allows its operator is
-//! checked where the marker is emitted, once the types are known. Array
+//! Python source ([`prange_body`]), which the typecheck reports
+//! (`typeck::loops::prange_checks`), with whether a reduction's type
+//! allows its operator ([`reduction_error`]); the lowering reads the
+//! reductions, and checks a reduction's type where the marker is emitted
+//! only for a local the typecheck does not type. Array
 //! elements may be written freely: keeping those writes independent is
 //! the program's business, as in Numba.
 
@@ -116,7 +119,7 @@ impl<'b> Names<'b> {
 
 /// Every occurrence of a name in a function's body: where, and whether it
 /// is written or read (an augmented assignment's target is both).
-pub(super) fn name_uses(body: &hir::Body) -> Vec<(String, TextSize, bool)> {
+pub(crate) fn name_uses(body: &hir::Body) -> Vec<(String, TextSize, bool)> {
     let mut names = Names::new(body);
     names.aug_reads = true;
     names.stmts(&body.top);
@@ -293,138 +296,185 @@ fn definite_inner(
     }
 }
 
-impl<'a, 'c> FnLower<'a, 'c> {
-    /// Checks the body of `for var in prange(...)` at `f`; returns its
-    /// reductions (name and operator), or `None` after reporting why the
-    /// iterations are not independent.
-    pub(super) fn prange_reductions(&mut self, f: &ForLoop, var: &str) -> Option<Vec<(String, char)>> {
-        let hir = self.hir;
-        let mut stmts = Vec::new();
-        all_stmts(hir, f.body, &mut stmts);
-        let (start, end) = (f.at.start(), f.at.end());
-        let mut ok = true;
-        // Assignments in the body, by name: the statement and its
-        // reduction operator, if it is a reduction.
-        let mut writes: Vec<(String, TextRange, Option<char>)> = Vec::new();
-        for &s in &stmts {
-            let at = hir.stmt_ranges[s];
-            match &hir.stmts[s] {
-                hir::Stmt::Return(_) => {
-                    self.err(&at, "`return` inside a `prange` loop: its iterations run independently, in any order");
-                    ok = false;
-                }
-                other => {
-                    let red = reduction_of(hir, s);
-                    let mut names = Vec::new();
-                    match other {
-                        hir::Stmt::Assign { targets, .. } => {
-                            targets.iter().for_each(|&t| target(hir, t, &mut names, &mut Vec::new()))
-                        }
-                        &hir::Stmt::AnnAssign { target: t, .. }
-                        | &hir::Stmt::AugAssign { target: t, .. }
-                        | &hir::Stmt::For { target: t, .. } => target(hir, t, &mut names, &mut Vec::new()),
-                        _ => {}
+/// The body of a `prange` loop: its reductions (name and operator), and
+/// why its iterations are not independent.
+pub(crate) struct PrangeBody {
+    pub(crate) reductions: Vec<(String, char)>,
+    pub(crate) errors: Vec<(TextRange, String)>,
+}
+
+/// Checks the body of `for var in prange(...)`, the statement `id` of
+/// `hir` whose names are used at `uses` (see [`name_uses`]): a `return`
+/// in it, the loop's variable assigned in it or read after it, a
+/// variable of the function assigned in it that is not a reduction (and
+/// is assigned before it or read after it), a variable read before it is
+/// assigned in an iteration.
+pub(crate) fn prange_body(hir: &hir::Body, uses: &[(String, TextSize, bool)], id: StmtId, var: &str) -> PrangeBody {
+    let hir::Stmt::For { target: loop_target, body: loop_body, .. } = &hir.stmts[id] else {
+        return PrangeBody { reductions: Vec::new(), errors: Vec::new() };
+    };
+    let at = hir.stmt_ranges[id];
+    let mut stmts = Vec::new();
+    all_stmts(hir, loop_body, &mut stmts);
+    let (start, end) = (at.start(), at.end());
+    let mut returns: Vec<(TextRange, String)> = Vec::new();
+    // Assignments in the body, by name: the statement and its
+    // reduction operator, if it is a reduction.
+    let mut writes: Vec<(String, TextRange, Option<char>)> = Vec::new();
+    for &s in &stmts {
+        let at = hir.stmt_ranges[s];
+        match &hir.stmts[s] {
+            hir::Stmt::Return(_) => {
+                returns.push((at, PRANGE_RETURN.into()));
+            }
+            other => {
+                let red = reduction_of(hir, s);
+                let mut names = Vec::new();
+                match other {
+                    hir::Stmt::Assign { targets, .. } => {
+                        targets.iter().for_each(|&t| target(hir, t, &mut names, &mut Vec::new()))
                     }
-                    for n in names {
-                        let op = red.filter(|(r, _)| *r == n).map(|(_, op)| op);
-                        writes.push((n, at, op));
-                    }
+                    &hir::Stmt::AnnAssign { target: t, .. }
+                    | &hir::Stmt::AugAssign { target: t, .. }
+                    | &hir::Stmt::For { target: t, .. } => target(hir, t, &mut names, &mut Vec::new()),
+                    _ => {}
+                }
+                for n in names {
+                    let op = red.filter(|(r, _)| *r == n).map(|(_, op)| op);
+                    writes.push((n, at, op));
                 }
             }
         }
-        let uses = &self.name_uses;
-        // The bodies of the other `for` loops over a name (not one that
-        // holds this loop): a read there sees that loop's binding of it,
-        // made before its body runs (its `else` clause, which runs after
-        // no iteration too, is not in the body).
-        let other_loops: Vec<(&str, TextSize, TextSize)> = (hir.stmts.iter())
-            .filter_map(|(id, st)| match st {
-                hir::Stmt::For { target, body, .. } => {
-                    let hir::Expr::Name(t) = &hir.exprs[*target] else { return None };
-                    let first = body.first().map(|&b| hir.stmt_ranges[b].start())?;
-                    let last = body.last().map(|&b| hir.stmt_ranges[b].end())?;
-                    let holds_this = hir.stmt_ranges[id].start() <= start && end <= hir.stmt_ranges[id].end();
-                    (!holds_this).then_some((self.name_text(t), first, last))
-                }
-                _ => None,
-            })
-            .collect();
-        let rebound_by_loop =
-            |name: &str, p: TextSize| other_loops.iter().any(|&(n, a, b)| n == name && p >= a && p < b);
-        let body_start = f.body.first().map_or(end, |&s| hir.stmt_ranges[s].start());
-        let in_body = |p: TextSize| p >= body_start && p < end;
-        let mut reductions: Vec<(String, char)> = Vec::new();
-        let mut private: HashSet<String> = HashSet::new();
-        let mut seen: HashSet<String> = HashSet::new();
-        let mut errors: Vec<(TextRange, String)> = Vec::new();
-        for (n, at, _) in &writes {
-            if !seen.insert(n.clone()) {
-                continue;
+    }
+    // The bodies of the other `for` loops over a name (not one that
+    // holds this loop): a read there sees that loop's binding of it,
+    // made before its body runs (its `else` clause, which runs after
+    // no iteration too, is not in the body).
+    let other_loops: Vec<(&str, TextSize, TextSize)> = (hir.stmts.iter())
+        .filter_map(|(id, st)| match st {
+            hir::Stmt::For { target, body, .. } => {
+                let hir::Expr::Name(t) = &hir.exprs[*target] else { return None };
+                let first = body.first().map(|&b| hir.stmt_ranges[b].start())?;
+                let last = body.last().map(|&b| hir.stmt_ranges[b].end())?;
+                let holds_this = hir.stmt_ranges[id].start() <= start && end <= hir.stmt_ranges[id].end();
+                (!holds_this).then_some((hir.name_text(t), first, last))
             }
-            if n == var {
-                errors.push((*at, format!("the `prange` loop variable `{n}` cannot be assigned in the loop")));
-                continue;
-            }
-            let mine: Vec<&(String, TextRange, Option<char>)> = writes.iter().filter(|w| w.0 == *n).collect();
-            let op = mine[0].2;
-            // Each reduction statement reads the name once (the target of
-            // `+=`, the first argument of `min`/`max`).
-            let body_reads = uses.iter().filter(|(u, p, w)| u == n && !w && in_body(*p)).count();
-            if let Some(op) = op {
-                if mine.iter().all(|w| w.2 == Some(op)) && body_reads == mine.len() {
-                    reductions.push((n.clone(), op));
-                    continue;
-                }
-            }
-            // A name assigned before the loop is still private when
-            // nothing outside the loop reads it: the value before the loop
-            // is never seen, whatever each iteration leaves (as Numba
-            // privatizes it). A read before the loop may run after it, in
-            // an enclosing loop; one in another loop over the name does not
-            // see it (`j` counting loops before, inside and after).
-            let param = self.locals.get(n).is_some_and(|l| l.param);
-            let rebound_there = |p: TextSize| rebound_by_loop(n, p);
-            let read_outside =
-                uses.iter().any(|(u, p, w)| u == n && !w && (*p < start || *p >= end) && !rebound_there(*p));
-            let before = param || (read_outside && uses.iter().any(|(u, p, w)| u == n && *w && *p < start));
-            let after = uses.iter().any(|(u, p, w)| u == n && !w && *p >= end && !rebound_there(*p));
-            if before || after {
-                let why = if before { "is assigned before the loop" } else { "is read after the loop" };
-                errors.push((
-                    *at,
-                    format!(
-                        "`{n}` {why} and assigned in the `prange` loop: its iterations run independently, so a \
-                         variable of the function may only be updated as a reduction (`{n} += e`, `{n} -= e`, \
-                         `{n} *= e`, `{n} = min({n}, e)` or `{n} = max({n}, e)`, and read nowhere else in the loop)"
-                    ),
-                ));
-                continue;
-            }
-            private.insert(n.clone());
+            _ => None,
+        })
+        .collect();
+    let rebound_by_loop = |name: &str, p: TextSize| other_loops.iter().any(|&(n, a, b)| n == name && p >= a && p < b);
+    let body_start = loop_body.first().map_or(end, |&s| hir.stmt_ranges[s].start());
+    let in_body = |p: TextSize| p >= body_start && p < end;
+    let mut reductions: Vec<(String, char)> = Vec::new();
+    let mut private: HashSet<String> = HashSet::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut errors: Vec<(TextRange, String)> = Vec::new();
+    for (n, at, _) in &writes {
+        if !seen.insert(n.clone()) {
+            continue;
         }
-        // A read after the loop sees its last value, unless it is in the
-        // body of a later `for` loop over the same name, which binds it
-        // before its body runs (`for i in prange(n)` twice).
-        if uses.iter().any(|(u, p, w)| u == var && !w && *p >= end && !rebound_by_loop(var, *p)) {
-            errors.push((self.range(f.target), format!("the `prange` loop variable `{var}` is read after the loop")));
+        if n == var {
+            errors.push((*at, format!("the `prange` loop variable `{n}` cannot be assigned in the loop")));
+            continue;
         }
-        let mut bad = Vec::new();
-        definite(hir, f.body, &mut HashSet::new(), &private, &mut bad);
-        for (n, r) in bad {
+        let mine: Vec<&(String, TextRange, Option<char>)> = writes.iter().filter(|w| w.0 == *n).collect();
+        let op = mine[0].2;
+        // Each reduction statement reads the name once (the target of
+        // `+=`, the first argument of `min`/`max`).
+        let body_reads = uses.iter().filter(|(u, p, w)| u == n && !w && in_body(*p)).count();
+        if let Some(op) = op {
+            if mine.iter().all(|w| w.2 == Some(op)) && body_reads == mine.len() {
+                reductions.push((n.clone(), op));
+                continue;
+            }
+        }
+        // A name assigned before the loop is still private when
+        // nothing outside the loop reads it: the value before the loop
+        // is never seen, whatever each iteration leaves (as Numba
+        // privatizes it). A read before the loop may run after it, in
+        // an enclosing loop; one in another loop over the name does not
+        // see it (`j` counting loops before, inside and after).
+        let param = hir.locals.iter().any(|(_, l)| l.name.as_ref() == n && l.kind == hir::LocalKind::Param);
+        let rebound_there = |p: TextSize| rebound_by_loop(n, p);
+        let read_outside = uses.iter().any(|(u, p, w)| u == n && !w && (*p < start || *p >= end) && !rebound_there(*p));
+        let before = param || (read_outside && uses.iter().any(|(u, p, w)| u == n && *w && *p < start));
+        let after = uses.iter().any(|(u, p, w)| u == n && !w && *p >= end && !rebound_there(*p));
+        if before || after {
+            let why = if before { "is assigned before the loop" } else { "is read after the loop" };
             errors.push((
-                r,
+                *at,
                 format!(
-                    "`{n}` is read before it is assigned in this iteration of the `prange` loop: a value carried \
-                     from one iteration to the next must be a reduction (`{n} += e`, `{n} *= e`, \
-                     `{n} = min({n}, e)`, ...)"
+                    "`{n}` {why} and assigned in the `prange` loop: its iterations run independently, so a \
+                     variable of the function may only be updated as a reduction (`{n} += e`, `{n} -= e`, \
+                     `{n} *= e`, `{n} = min({n}, e)` or `{n} = max({n}, e)`, and read nowhere else in the loop)"
                 ),
             ));
+            continue;
         }
-        errors.sort_by_key(|(r, _)| r.start());
-        for (r, msg) in errors {
-            self.err(&r, msg);
-            ok = false;
+        private.insert(n.clone());
+    }
+    // A read after the loop sees its last value, unless it is in the
+    // body of a later `for` loop over the same name, which binds it
+    // before its body runs (`for i in prange(n)` twice).
+    if uses.iter().any(|(u, p, w)| u == var && !w && *p >= end && !rebound_by_loop(var, *p)) {
+        errors.push((
+            hir.expr_ranges[*loop_target],
+            format!("the `prange` loop variable `{var}` is read after the loop"),
+        ));
+    }
+    let mut bad = Vec::new();
+    definite(hir, loop_body, &mut HashSet::new(), &private, &mut bad);
+    for (n, r) in bad {
+        errors.push((
+            r,
+            format!(
+                "`{n}` is read before it is assigned in this iteration of the `prange` loop: a value carried \
+                 from one iteration to the next must be a reduction (`{n} += e`, `{n} *= e`, \
+                 `{n} = min({n}, e)`, ...)"
+            ),
+        ));
+    }
+    errors.sort_by_key(|(r, _)| r.start());
+    returns.extend(errors);
+    PrangeBody { reductions, errors: returns }
+}
+
+/// `return` inside a `prange` loop.
+pub(crate) const PRANGE_RETURN: &str =
+    "`return` inside a `prange` loop: its iterations run independently, in any order";
+
+/// Why the reduction `name` by `op` (`<` for `min`, `>` for `max`, else
+/// the operator) of a parallel `prange` loop is refused, for its dtype
+/// (`None`: not a number): it is not a numeric scalar, or not one the
+/// operator reduces.
+pub(crate) fn reduction_error(name: &str, op: char, dtype: Option<DType>) -> Option<String> {
+    let Some(dtype) = dtype else {
+        return Some(format!("the reduction `{name}` of this `prange` loop must be a numeric scalar"));
+    };
+    let fits = match op {
+        '<' | '>' => dtype.is_int() || dtype.is_float(),
+        _ => dtype.is_int() || dtype.is_float() || dtype.is_complex(),
+    };
+    let what = match op {
+        '<' => "`min`",
+        '>' => "`max`",
+        _ => "this operator",
+    };
+    (!fits).then(|| {
+        format!("the reduction `{name}` of this `prange` loop is {}, which {what} cannot reduce", dtype.name())
+    })
+}
+
+impl<'a, 'c> FnLower<'a, 'c> {
+    /// The reductions (name and operator) of `for var in prange(...)` at
+    /// `f`, or `None` where the typecheck refuses its body
+    /// ([`prange_body`]).
+    pub(super) fn prange_reductions(&mut self, f: &ForLoop, var: &str) -> Option<Vec<(String, char)>> {
+        let checked = prange_body(self.hir, &self.name_uses, f.id, var);
+        if let Some((at, _)) = checked.errors.first() {
+            self.refused_statement(f.id, at);
+            return None;
         }
-        ok.then_some(reductions)
+        Some(checked.reductions)
     }
 }

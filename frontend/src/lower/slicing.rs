@@ -58,7 +58,7 @@ pub(super) fn written_entries(hir: &hir::Body, index: hir::ExprId) -> Vec<hir::E
 /// Whether an index expression of an array of `ndim` axes makes a view
 /// (a slice, `None`, `...`, or fewer entries than axes) rather than naming
 /// one element.
-pub(super) fn makes_view(hir: &hir::Body, index: hir::ExprId, ndim: Option<usize>) -> bool {
+pub(crate) fn makes_view(hir: &hir::Body, index: hir::ExprId, ndim: Option<usize>) -> bool {
     let entries = written_entries(hir, index);
     let special = (entries.iter())
         .any(|&e| matches!(hir.exprs[e], hir::Expr::Slice { .. } | hir::Expr::None | hir::Expr::Ellipsis));

@@ -671,6 +671,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn for_over_tuple(&mut self, f: &ForLoop) -> bool {
         let hir = self.hir;
         let iter_at = self.range(f.iter);
+        // Refused by the typecheck (`typeck::Solver::for_error`) where it
+        // types the tuple; the same errors are the lowering's for the
+        // values it does not type.
+        if self.refused_stmts.get(f.id).is_some() {
+            self.refused_iterable(f.iter);
+            return false;
+        }
         // `for x in t`, or `for a, b in ((1, 2), (3, 4))` unpacking each.
         let names: Option<&[crate::hir::ExprId]> = match &hir.exprs[f.target] {
             crate::hir::Expr::Name(_) => None,
@@ -680,10 +687,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Some(elts)
             }
             _ => {
-                self.err(
-                    &self.range(f.target),
-                    "a `for` loop over a tuple binds a name, or unpacks each element into names",
-                );
+                self.err(&self.range(f.target), typeck::loops::TUPLE_LOOP_TARGET);
                 return false;
             }
         };
@@ -697,7 +701,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Val::Err => return false,
             other => {
                 let what = describe(&other);
-                self.err(&iter_at, format!("a `for` loop over a tuple runs over a tuple, not {what}"));
+                self.err(&iter_at, typeck::loops::tuple_loop_not_tuple(what));
                 return false;
             }
         };
@@ -710,7 +714,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Val::Tuple(parts) => format!("a tuple of {}", parts.len()),
                     other => describe(other).to_owned(),
                 };
-                self.err(&iter_at, format!("each element unpacks into {} names, but one is {what}", names.len()));
+                self.err(&iter_at, typeck::loops::tuple_loop_unpack_error(names.len(), &what));
                 return false;
             }
         }
@@ -726,16 +730,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let mut kinds = elts.iter().filter_map(element).map(|s| (kind(s.dtype).max(Kind::Int), s.dtype));
             if let Some((first, d)) = kinds.next() {
                 if let Some((_, other)) = kinds.find(|(k, _)| *k != first) {
-                    self.err(
-                        &iter_at,
-                        format!(
-                            "the elements of this {} mix {} and {}: a `for` loop over them gives its name one \
-                             type, so convert them to one kind of number first",
-                            if matches!(hir.exprs[f.iter], crate::hir::Expr::List(_)) { "list" } else { "tuple" },
-                            d.name(),
-                            other.name()
-                        ),
-                    );
+                    let list = matches!(hir.exprs[f.iter], crate::hir::Expr::List(_));
+                    self.err(&iter_at, typeck::loops::tuple_loop_kinds_error(list, d, other));
                     return false;
                 }
             }
