@@ -4543,10 +4543,11 @@ impl Solver<'_> {
         // by NumPy's rules), Numba's (`numba.prange`), `math`'s compiled
         // or `postc`'s.
         let cpython = |module: &str, name: &str| {
-            !(module.starts_with("numpy")
-                || module.starts_with("numba")
-                || (module == "math" && math_func(name).is_some())
-                || module.starts_with("postc"))
+            (module == "numpy" && !crate::lower::numpy_compiles(name))
+                || !(module.starts_with("numpy")
+                    || module.starts_with("numba")
+                    || (module == "math" && math_func(name).is_some())
+                    || module.starts_with("postc"))
         };
         match &body.exprs[func] {
             Expr::Name(Name::Free(n)) => match &**n {

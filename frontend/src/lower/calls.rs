@@ -63,6 +63,19 @@ pub(crate) fn numpy_scalar_type(module: &str, name: &str) -> Option<Target> {
     Some(Target::Cast { dtype, weak: false })
 }
 
+/// Whether compiled code calls NumPy's function `name` (`np.name(...)`,
+/// or `name` imported from NumPy): its ufuncs, its array functions, its
+/// functions of arrays, its dtypes (as casts) and the few read where they
+/// are written (`np.where`, `np.clip`, `np.dot`, `np.ndindex`, `np.iinfo`,
+/// `np.finfo`). Any other is a CPython function.
+pub(crate) fn numpy_compiles(name: &str) -> bool {
+    numpy_func(name).is_some()
+        || npfuncs::numpy_function(name).is_some()
+        || arrays::array_func(name).is_some()
+        || arrays::numpy_dtype(name).is_some()
+        || matches!(name, "where" | "clip" | "dot" | "ndindex" | "iinfo" | "finfo")
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn target_of(&self, f: hir::ExprId) -> Option<Target> {
         match &self.hir.exprs[f] {

@@ -42,7 +42,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 pub(crate) mod arrays;
 mod calls;
 pub(crate) use calls::{
-    argument_error, bind, callee_error, generic_argument_error, is_builtin, nth_argument, TargetError,
+    argument_error, bind, callee_error, generic_argument_error, is_builtin, nth_argument, numpy_compiles, TargetError,
     KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
 };
 pub(crate) mod diagonals;
