@@ -348,6 +348,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         not_values: ArenaMap::default(),
         stored: ArenaMap::default(),
         uncalled: ArenaMap::default(),
+        none_locals: ArenaMap::default(),
     };
     let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
@@ -427,6 +428,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.not_values = not_read_as_values(body);
         cx.stored = subscripts_not_read(body);
         cx.uncalled = uncalled(body);
+        cx.none_locals = cx.maybe_none_locals();
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
@@ -757,6 +759,9 @@ struct Solver<'a> {
     /// The expressions the lowering does not lower as values (see
     /// [`uncalled`]).
     uncalled: ArenaMap<ExprId, ()>,
+    /// While sweeping: the locals that may hold `None` (see
+    /// [`Solver::maybe_none_locals`]).
+    none_locals: ArenaMap<LocalId, ()>,
 }
 
 #[derive(Default)]
@@ -1489,11 +1494,11 @@ impl Solver<'_> {
             Stmt::Continue if self.outside_loops.get(s).is_some() => {
                 self.refuse_statement(s, at, "`continue` outside a loop")
             }
-            Stmt::Assign { targets, value } => {
-                if let Some((at, message)) = unpacking_error(body, at, targets, *value) {
-                    self.refuse_statement(s, at, message);
-                }
-            }
+            Stmt::Assign { targets, value } => match unpacking_error(body, at, targets, *value) {
+                Some((at, message)) => self.refuse_statement(s, at, message),
+                None => self.check_assignment_targets(s),
+            },
+            Stmt::AugAssign { .. } => self.check_assignment_targets(s),
             Stmt::AnnAssign { target, annotation, .. } => {
                 if let Some((at, message)) = self.annotated_assignment_error(*target, *annotation) {
                     self.refuse_statement(s, at, message);
@@ -1521,6 +1526,9 @@ impl Solver<'_> {
         let error = match &self.body.stmts[s] {
             Stmt::For { is_async: false, iter, .. } => self.range_error(*iter),
             Stmt::Return(value) => self.return_error(at, *value),
+            Stmt::Assign { .. } | Stmt::AnnAssign { .. } | Stmt::AugAssign { .. } => {
+                return self.check_assignment(s);
+            }
             _ => None,
         };
         if let Some((at, message)) = error {
@@ -5407,8 +5415,7 @@ fn unpacking_error(body: &Body, at: TextRange, targets: &[ExprId], value: ExprId
     if let Some(s) = values.iter().find(|e| matches!(body.exprs[**e], Expr::Starred(_))) {
         return Some((body.expr_ranges[*s], "`*` in a tuple is not supported".into()));
     }
-    (values.len() != names.len())
-        .then(|| (at, format!("{} targets but {} values: the counts must match", names.len(), values.len())))
+    (values.len() != names.len()).then(|| (at, assignments::count_error(names.len(), values.len())))
 }
 
 /// Why `raise exc from cause` (at `at`) is refused, and where: compiled
@@ -6228,5 +6235,6 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
     }
 }
 
+pub(crate) mod assignments;
 #[cfg(test)]
 mod tests;

@@ -30,7 +30,7 @@ use crate::hir::{self, LocalKind};
 use crate::pytypes::{arith, default_of, join, kind, promote, widens_to, Arith, Kind, Operand, Scalar};
 use crate::source::SourceFile;
 use crate::syntax::{deep, Lit};
-use crate::typeck;
+use crate::typeck::{self, assignments};
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
     TypeTable, ValueId,
@@ -1375,6 +1375,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         } else {
             self.expr(value)
         };
+        // Refused by the typecheck (see `typeck::assignments`): the value
+        // is checked only.
+        if self.refused_stmts.get(id).is_some() {
+            return;
+        }
         for &t in targets {
             self.assign(t, v.clone(), value);
         }
@@ -1404,10 +1409,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.err(&at, "tuple unpacking is not supported: assign each variable on its own line");
             }
             hir::Expr::Starred(_) => {
-                self.err(&at, "starred assignment is not supported");
+                self.err(&at, assignments::STARRED_TARGET);
             }
             _ => {
-                self.err(&at, format!("cannot assign to {}", hir.construct_name(target)));
+                self.err(&at, assignments::cannot_assign_error(hir.construct_name(target)));
             }
         }
     }
@@ -1504,15 +1509,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let v = self.expr(value);
                 if let (hir::Expr::Attribute { attr, .. }, Val::Tuple(extents)) = (other, &v) {
                     if &**attr == "shape" && extents.len() != targets.len() {
-                        let nd = extents.len();
-                        self.err(
-                            &at,
-                            format!(
-                                "{} targets but the shape of a {nd}-D array has {nd} extent{}: the counts must match",
-                                targets.len(),
-                                if nd == 1 { "" } else { "s" }
-                            ),
-                        );
+                        self.err(&at, assignments::shape_count_error(targets.len(), extents.len()));
                         return;
                     }
                 }
@@ -1570,21 +1567,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Val::Tuple(elts), _) => self.assign_tuple_local(name, elts.clone(), at, value_at),
             (Val::Arr { v: av, ty }, cur) => {
                 if info.param && !matches!(cur, Some(LocalTy::Array(t)) if t == ty) {
-                    let shown = |t: &TypeData| match t.ndim() {
-                        Some(1) => format!("a 1-D array of {}", t.dtype.name()),
-                        Some(n) => format!("a {n}-D array of {}", t.dtype.name()),
-                        None => format!("an array of {}", t.dtype.name()),
-                    };
                     let was = match cur {
-                        Some(LocalTy::Array(t)) if t.is_output => "an `Out` array, which stays the caller's".to_owned(),
-                        Some(LocalTy::Array(t)) => shown(t),
-                        _ => "an array".to_owned(),
+                        Some(LocalTy::Array(t)) => Some(t),
+                        _ => None,
                     };
-                    let mut now = shown(ty);
-                    if now == was {
-                        now.push_str(" of another layout or static shape");
-                    }
-                    self.err(&at, format!("the parameter `{name}` is {was}: it cannot be rebound to {now}"));
+                    self.err(&at, assignments::rebound_parameter_error(name, was, ty));
                     return;
                 }
                 if !info.rebound && (self.depth > 0 || self.slots.contains_key(name)) {
@@ -1599,7 +1586,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                     Some(LocalTy::Array(t)) if t == ty => {}
                     Some(_) => {
-                        self.err(&at, format!("`{}` is bound to values of different types", tuples::shown_local(name)));
+                        self.err(&at, assignments::different_types_error(&tuples::shown_local(name)));
                         return;
                     }
                 }
@@ -1628,26 +1615,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let nonneg = v.nonneg();
                 match cur {
                     Some(LocalTy::Array(_)) => {
-                        let shown = tuples::shown_local(name);
-                        self.err(&at, format!("`{shown}` holds an array and cannot be assigned a scalar"));
+                        self.err(&at, assignments::scalar_into_error(&tuples::shown_local(name), "an array"));
                         return;
                     }
                     Some(LocalTy::Tuple(_)) => {
-                        let shown = tuples::shown_local(name);
-                        self.err(&at, format!("`{shown}` holds a tuple and cannot be assigned a scalar"));
+                        self.err(&at, assignments::scalar_into_error(&tuples::shown_local(name), "a tuple"));
                         return;
                     }
                     Some(LocalTy::Scalar(t)) if info.fixed => {
                         if !widens_to(s, t.dtype) {
-                            let what = if info.param { "parameter" } else { "local" };
-                            self.err(
-                                &value_at,
-                                format!(
-                                    "cannot assign {} to {what} `{name}` of type {}: it would narrow the value (cast explicitly)",
-                                    s.dtype.name(),
-                                    t.dtype.name()
-                                ),
-                            );
+                            self.err(&value_at, assignments::narrowing_error(info.param, name, s.dtype, t.dtype));
                             return;
                         }
                     }
@@ -1661,15 +1638,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             }
                             Some(_) => {}
                             None => {
-                                self.err(
-                                    &value_at,
-                                    format!(
-                                        "`{}` is assigned {} here but {} elsewhere",
-                                        tuples::shown_local(name),
-                                        s.dtype.name(),
-                                        t.dtype.name()
-                                    ),
-                                );
+                                let shown = tuples::shown_local(name);
+                                self.err(&value_at, assignments::join_error(&shown, s.dtype, t.dtype));
                                 return;
                             }
                         }
@@ -1700,6 +1670,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let hir = self.hir;
         let at = hir.stmt_ranges[id];
         let update = elementwise::InPlace { at, op, target, value };
+        // Refused by the typecheck (see `typeck::assignments`): the value
+        // is checked only.
+        if self.refused_stmts.get(id).is_some() {
+            self.expr(value);
+            return;
+        }
         match &hir.exprs[target] {
             hir::Expr::Name(name) => {
                 let mut cur = self.name(self.name_text(name), self.range(target));
@@ -1716,10 +1692,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.assign_local(self.name_text(name), r, self.range(target), self.range(value));
             }
             &hir::Expr::Subscript { index, .. } if self.is_array_index(index) => {
-                self.err(
-                    &at,
-                    "an augmented assignment through an array index is not supported: write `a[idx] = a[idx] + v`",
-                );
+                self.err(&at, assignments::AUGMENTED_ARRAY_INDEX);
                 self.expr(value);
             }
             hir::Expr::Subscript { .. } if self.is_view_expr(target) => self.view_in_place(&update),
@@ -1728,7 +1701,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.update_element(&arr, &idx, &update);
             }
             _ => {
-                self.err(&self.range(target), format!("cannot assign to {}", hir.construct_name(target)));
+                self.refused_statement(id, &self.range(target));
                 self.expr(value);
             }
         }

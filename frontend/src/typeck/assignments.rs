@@ -1,0 +1,440 @@
+//! The typecheck's checks of assignments (`x = v`, `x: T = v`, `x op= v`,
+//! `a, b = v`): targets compiled code does not store into, values that
+//! do not unpack into their targets, and values a local's type does not
+//! hold, each as the lowering's `assign`, `unpack` and `assign_local`
+//! would refuse them. The statement is refused: the lowering checks its
+//! value only.
+//!
+//! The messages are written here once; the lowering reports them too,
+//! for the values this module does not type.
+
+use super::*;
+
+/// Where a target of no form compiled code stores into is refused.
+pub(crate) fn cannot_assign_error(construct: &str) -> String {
+    format!("cannot assign to {construct}")
+}
+
+pub(crate) const STARRED_TARGET: &str = "starred assignment is not supported";
+
+pub(crate) const AUGMENTED_ARRAY_INDEX: &str =
+    "an augmented assignment through an array index is not supported: write `a[idx] = a[idx] + v`";
+
+/// `count` targets unpacking `values` values.
+pub(crate) fn count_error(count: usize, values: usize) -> String {
+    format!("{count} targets but {values} values: the counts must match")
+}
+
+/// `count` targets unpacking the shape of an array of `nd` axes.
+pub(crate) fn shape_count_error(count: usize, nd: usize) -> String {
+    let s = if nd == 1 { "" } else { "s" };
+    format!("{count} targets but the shape of a {nd}-D array has {nd} extent{s}: the counts must match")
+}
+
+pub(crate) const UNPACKED_ARRAY: &str = "only a 1-D array can be unpacked, into its elements";
+
+/// A value (`what`: its dtype, "a tuple", ...) that is neither a tuple nor
+/// an array, unpacked.
+pub(crate) fn not_unpackable_error(what: &str) -> String {
+    format!("only a tuple or a 1-D array can be unpacked, not {what}")
+}
+
+/// A number `s` bound to the local `shown` of another type `t`, which it
+/// does not join.
+pub(crate) fn join_error(shown: &str, s: DType, t: DType) -> String {
+    format!("`{shown}` is assigned {} here but {} elsewhere", s.name(), t.name())
+}
+
+/// A number `s` bound to the annotated local or parameter `name` of type
+/// `t`, which it does not widen to.
+pub(crate) fn narrowing_error(param: bool, name: &str, s: DType, t: DType) -> String {
+    let what = if param { "parameter" } else { "local" };
+    format!(
+        "cannot assign {} to {what} `{name}` of type {}: it would narrow the value (cast explicitly)",
+        s.name(),
+        t.name()
+    )
+}
+
+/// A number bound to the local `shown` holding `held` ("an array", "a
+/// tuple").
+pub(crate) fn scalar_into_error(shown: &str, held: &str) -> String {
+    format!("`{shown}` holds {held} and cannot be assigned a scalar")
+}
+
+/// An array bound to a local holding another type.
+pub(crate) fn different_types_error(shown: &str) -> String {
+    format!("`{shown}` is bound to values of different types")
+}
+
+/// A tuple bound to the local or parameter `shown` holding no tuple.
+pub(crate) fn not_a_tuple_local_error(param: bool, shown: &str) -> String {
+    let what = if param { "parameter" } else { "local" };
+    format!("{what} `{shown}` does not hold a tuple and cannot be bound to one")
+}
+
+/// A tuple of `m` elements bound to the local `shown` holding tuples of
+/// `n`.
+pub(crate) fn tuple_length_error(shown: &str, n: usize, m: usize) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("`{shown}` holds a tuple of {n} element{s} and cannot be bound to one of {m}")
+}
+
+/// The array parameter `name`, of type `was` (`None`: not an array),
+/// bound to an array of type `now`.
+pub(crate) fn rebound_parameter_error(name: &str, was: Option<&TypeData>, now: &TypeData) -> String {
+    let shown = |t: &TypeData| match t.ndim() {
+        Some(1) => format!("a 1-D array of {}", t.dtype.name()),
+        Some(n) => format!("a {n}-D array of {}", t.dtype.name()),
+        None => format!("an array of {}", t.dtype.name()),
+    };
+    let was = match was {
+        Some(t) if t.is_output => "an `Out` array, which stays the caller's".to_owned(),
+        Some(t) => shown(t),
+        None => "an array".to_owned(),
+    };
+    let mut now = shown(now);
+    if now == was {
+        now.push_str(" of another layout or static shape");
+    }
+    format!("the parameter `{name}` is {was}: it cannot be rebound to {now}")
+}
+
+/// What a local holds once its types are solved, as the lowering's
+/// `LocalInfo` has it.
+enum Held {
+    /// A number: fixed when annotated (or a parameter no binding widens).
+    Scalar {
+        t: Scalar,
+        fixed: bool,
+        param: bool,
+    },
+    Array {
+        t: TypeData,
+        param: bool,
+    },
+    /// A tuple: its elements' types, but a parameter's.
+    Tuple {
+        len: usize,
+        param: bool,
+        elems: Option<Vec<Element>>,
+    },
+}
+
+/// A target of an assignment that compiled code does not store into (a
+/// name, an element or a view, or names unpacked): why.
+fn target_error(body: &Body, t: ExprId) -> Option<String> {
+    match &body.exprs[t] {
+        Expr::Name(_) | Expr::Subscript { .. } | Expr::Tuple(_) | Expr::List(_) => None,
+        Expr::Starred(_) => Some(STARRED_TARGET.into()),
+        _ => Some(cannot_assign_error(body.construct_name(t))),
+    }
+}
+
+impl Solver<'_> {
+    /// Refuses the assignment `s` when a target is of a form compiled code
+    /// does not store into (an attribute, a call, a starred name), every
+    /// one, before its values are typed. An unpacking refused for its form
+    /// is refused once.
+    pub(super) fn check_assignment_targets(&self, s: StmtId) {
+        let body = self.body;
+        let targets: Vec<ExprId> = match &body.stmts[s] {
+            Stmt::Assign { targets, .. } => {
+                let mut all = Vec::new();
+                for &t in targets {
+                    match &body.exprs[t] {
+                        Expr::Tuple(elts) | Expr::List(elts) => all.extend(elts.iter().copied()),
+                        _ => all.push(t),
+                    }
+                }
+                all
+            }
+            Stmt::AugAssign { target, .. } => match body.exprs[*target] {
+                // Never a tuple (CPython's parser refuses it).
+                Expr::Tuple(_) | Expr::List(_) => return,
+                _ => vec![*target],
+            },
+            _ => return,
+        };
+        for t in targets {
+            if let Some(message) = target_error(body, t) {
+                self.refuse_statement(s, body.expr_ranges[t], message);
+            }
+        }
+    }
+
+    /// Refuses the assignment `s` for the types of its values, once they
+    /// are typed: an augmented assignment through an array index, values
+    /// that do not unpack into the targets, and every binding of a local
+    /// whose type does not hold its value (see [`Solver::binding_error`]).
+    /// A value it does not type is the lowering's.
+    pub(super) fn check_assignment(&self, s: StmtId) {
+        let body = self.body;
+        if self.reports.borrow().as_ref().is_some_and(|r| r.refused_stmts.get(s).is_some()) {
+            return;
+        }
+        let at = body.stmt_ranges[s];
+        let (targets, whole): (Vec<ExprId>, ExprId) = match &body.stmts[s] {
+            Stmt::Assign { targets, value } => {
+                if let [t] = &targets[..] {
+                    if let Expr::Tuple(elts) | Expr::List(elts) = &body.exprs[*t] {
+                        if let Some((at, message)) = self.unpacking_error(at, elts, *value) {
+                            return self.refuse_statement(s, at, message);
+                        }
+                        (elts.to_vec(), *value)
+                    } else {
+                        (targets.to_vec(), *value)
+                    }
+                } else {
+                    (targets.to_vec(), *value)
+                }
+            }
+            Stmt::AnnAssign { target, value: Some(value), .. } => (vec![*target], *value),
+            Stmt::AugAssign { target, value, .. } => {
+                if let Expr::Subscript { index, .. } = body.exprs[*target] {
+                    let single =
+                        !matches!(body.exprs[index], Expr::Tuple(_) | Expr::Slice { .. } | Expr::None | Expr::Ellipsis);
+                    if single && matches!(self.ty(index), Some(Ty::Arr(_))) {
+                        return self.refuse_statement(s, at, AUGMENTED_ARRAY_INDEX);
+                    }
+                }
+                (vec![*target], *value)
+            }
+            _ => return,
+        };
+        // The bindings of the statement, one per name target in order (see
+        // `Solver::collect`); none where a name is bound to a range, a
+        // dtype or a list, which bind no value.
+        let here = self.reading_at.get();
+        let first = self.bindings.partition_point(|b| b.at < here);
+        let bindings: Vec<&Binding> = self.bindings[first..].iter().take_while(|b| b.at == here).collect();
+        let names: Vec<(ExprId, LocalId)> = targets.iter().filter_map(|t| Some((*t, self.local_of(*t)?))).collect();
+        if names.len() != bindings.len() || names.iter().zip(&bindings).any(|((_, id), b)| *id != b.local) {
+            return;
+        }
+        for ((target, id), b) in names.into_iter().zip(bindings) {
+            for (at, message) in self.binding_errors(target, id, b.bound, whole) {
+                self.refuse_statement(s, at, message);
+            }
+        }
+    }
+
+    /// Why `(targets) = value` does not unpack, where the value is typed:
+    /// a tuple of another length (the shape of an array of another number
+    /// of axes), an array not of one axis, a number.
+    fn unpacking_error(&self, at: TextRange, targets: &[ExprId], value: ExprId) -> Option<(TextRange, String)> {
+        let body = self.body;
+        let value_at = body.expr_ranges[value];
+        let count = targets.len();
+        if let Expr::Tuple(_) | Expr::List(_) = body.exprs[value] {
+            // Counted by `unpacking_error` before.
+            return None;
+        }
+        match self.ty(value)? {
+            Ty::Tuple(elems) if elems.len() == count => None,
+            Ty::Tuple(elems) => {
+                let shape = matches!(&body.exprs[value], Expr::Attribute { attr, .. } if &**attr == "shape");
+                let message =
+                    if shape { shape_count_error(count, elems.len()) } else { count_error(count, elems.len()) };
+                Some((at, message))
+            }
+            Ty::Arr(t) if t.ndim() == Some(1) => None,
+            Ty::Arr(_) => Some((value_at, UNPACKED_ARRAY.into())),
+            // A value that may be `None` is the lowering's.
+            _ if self.maybe_none(value) => None,
+            t => Some((value_at, not_unpackable_error(t.scalar()?.dtype.name()))),
+        }
+    }
+
+    /// What the local `id` holds, its types solved, as the lowering's
+    /// `LocalInfo`: `None` for a local without a type (the lowering reports
+    /// its bindings as not inferred), a list, a local that may be `None`
+    /// by its declaration, and a text parameter.
+    fn held(&self, id: LocalId) -> Option<Held> {
+        let local = &self.body.locals[id];
+        let st = &self.states[id];
+        match local.kind {
+            LocalKind::Param => {
+                if let Some(declared) = scalar_parameter(self.env, &local.name) {
+                    let t = st.ty.filter(|_| st.open)?;
+                    return Some(Held::Scalar { t, fixed: t == declared, param: true });
+                }
+                let decl = self.env.decl;
+                let at = decl.params.iter().position(|(n, _)| **n == *local.name)?;
+                let td = self.env.types.get(decl.params[at].1);
+                if td.is_tuple() {
+                    Some(Held::Tuple { len: td.elements.len(), param: true, elems: None })
+                } else if td.is_array {
+                    Some(Held::Array { t: td.clone(), param: true })
+                } else {
+                    None
+                }
+            }
+            LocalKind::Assigned if st.open && st.list.is_none() && st.dtype.is_none() => {
+                if let Some(t) = st.ty {
+                    Some(Held::Scalar { t, fixed: st.annotation.is_some(), param: false })
+                } else if let Some(elems) = &st.elems {
+                    Some(Held::Tuple { len: elems.len(), param: false, elems: Some(elems.clone()) })
+                } else {
+                    st.arr.as_ref().map(|t| Held::Array { t: t.clone(), param: false })
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Why the local `id`'s type does not hold what `bound` (of the target
+    /// `target`) binds to it, and where, as the lowering's `assign_local`
+    /// and `assign_tuple_local` refuse it: a number that does not join the
+    /// local's type or narrows an annotated local or a parameter, a number
+    /// bound to an array or tuple local, an array of another type (a
+    /// parameter's: rebound), a tuple bound to what holds none or holds
+    /// tuples of another length. Values it does not type, that may be
+    /// `None`, and `None` are the lowering's.
+    fn binding_errors(&self, target: ExprId, id: LocalId, bound: Bound, whole: ExprId) -> Vec<(TextRange, String)> {
+        let body = self.body;
+        let value = match bound {
+            Bound::Value(v) | Bound::Update(_, v) => v,
+            Bound::Extent { .. } | Bound::Element { .. } => whole,
+            _ => return Vec::new(),
+        };
+        let value_at = body.expr_ranges[value];
+        if matches!(body.exprs[value], Expr::None) || self.may_be_none(value) {
+            return Vec::new();
+        }
+        let (Some(held), Some(ty)) = (self.held(id), self.binding_type(bound, id)) else { return Vec::new() };
+        let at = body.expr_ranges[target];
+        let name = &*body.locals[id].name;
+        let shown = crate::lower::tuples::shown_local(name);
+        let message = match (&ty, held) {
+            (Ty::Tuple(elems), Held::Tuple { len, .. }) if elems.len() != len => {
+                return vec![(value_at, tuple_length_error(&shown, len, elems.len()))];
+            }
+            (Ty::Tuple(tys), Held::Tuple { elems: Some(elems), .. }) => {
+                let mut errors = Vec::new();
+                self.element_errors(&shown, &elems, tys, (at, value_at), &mut errors);
+                return errors;
+            }
+            (Ty::Tuple(_), Held::Tuple { .. }) => return Vec::new(),
+            (Ty::Tuple(_), Held::Scalar { param, .. } | Held::Array { param, .. }) => {
+                not_a_tuple_local_error(param, &shown)
+            }
+            (Ty::Arr(now), Held::Array { t, .. }) if *now == t => return Vec::new(),
+            (Ty::Arr(now), Held::Array { t, param: true }) => rebound_parameter_error(name, Some(&t), now),
+            (Ty::Arr(now), Held::Scalar { param: true, .. } | Held::Tuple { param: true, .. }) => {
+                rebound_parameter_error(name, None, now)
+            }
+            (Ty::Arr(_), _) => different_types_error(&shown),
+            (_, Held::Array { .. }) => scalar_into_error(&shown, "an array"),
+            (_, Held::Tuple { .. }) => scalar_into_error(&shown, "a tuple"),
+            (_, Held::Scalar { t, fixed, param }) => {
+                let Some(s) = ty.scalar() else { return Vec::new() };
+                let error = if fixed {
+                    (!widens_to(s, t.dtype)).then(|| narrowing_error(param, name, s.dtype, t.dtype))
+                } else {
+                    join(t, s).is_none().then(|| join_error(&shown, s.dtype, t.dtype))
+                };
+                return error.map(|message| (value_at, message)).into_iter().collect();
+            }
+        };
+        vec![(at, message)]
+    }
+
+    /// The errors of binding the tuple `tys` to the elements `elems` of
+    /// the tuple local `shown` (at the target and the value `at`), each
+    /// element as a local of its own, as the lowering's
+    /// `assign_tuple_local` binds them: a number that does not join the
+    /// element's type, an array of another type, a number or a tuple
+    /// where another kind of value is.
+    fn element_errors(
+        &self,
+        shown: &str,
+        elems: &[Element],
+        tys: &[Ty],
+        at: (TextRange, TextRange),
+        errors: &mut Vec<(TextRange, String)>,
+    ) {
+        let (target_at, value_at) = at;
+        for (i, (element, ty)) in elems.iter().zip(tys).enumerate() {
+            let shown = format!("{shown}[{i}]");
+            let error = match (element, ty) {
+                (Element::Scalar(t, _), Ty::Num { .. } | Ty::Lit { .. }) => {
+                    let s = ty.scalar().expect("a number");
+                    join(*t, s).is_none().then(|| (value_at, join_error(&shown, s.dtype, t.dtype)))
+                }
+                (Element::Array(t), Ty::Arr(now)) => (t != now).then(|| (target_at, different_types_error(&shown))),
+                (Element::Tuple(inner), Ty::Tuple(parts)) if inner.len() == parts.len() => {
+                    self.element_errors(&shown, inner, parts, at, errors);
+                    None
+                }
+                (Element::Tuple(inner), Ty::Tuple(parts)) => {
+                    Some((value_at, tuple_length_error(&shown, inner.len(), parts.len())))
+                }
+                (Element::Scalar(..) | Element::Array(_), Ty::Tuple(_)) => {
+                    Some((target_at, not_a_tuple_local_error(false, &shown)))
+                }
+                (Element::Array(_), _) => Some((target_at, scalar_into_error(&shown, "an array"))),
+                (Element::Tuple(_), Ty::Num { .. } | Ty::Lit { .. }) => {
+                    Some((target_at, scalar_into_error(&shown, "a tuple")))
+                }
+                (Element::Scalar(..) | Element::Tuple(_), Ty::Arr(_)) => {
+                    Some((target_at, different_types_error(&shown)))
+                }
+            };
+            errors.extend(error);
+        }
+    }
+
+    /// The locals that may hold `None`, as the lowering's
+    /// `maybe_none_locals` finds them (or more): those bound to a value
+    /// that may be `None` (see [`Solver::may_be_none`]).
+    pub(super) fn maybe_none_locals(&self) -> ArenaMap<LocalId, ()> {
+        let mut found = ArenaMap::default();
+        loop {
+            let mut grew = false;
+            for b in &self.bindings {
+                if let (Bound::Value(v), None) = (b.bound, found.get(b.local)) {
+                    if self.may_be_none_in(v, &found) {
+                        found.insert(b.local, ());
+                        grew = true;
+                    }
+                }
+            }
+            if !grew {
+                return found;
+            }
+        }
+    }
+
+    /// Whether `e` may be `None` where the lowering binds it (or may be:
+    /// the lowering refuses what it binds then, not this module): `None`,
+    /// a parameter or local that may be, a call of a POST function whose
+    /// result may be, a conditional expression with such an arm.
+    fn may_be_none(&self, e: ExprId) -> bool {
+        self.may_be_none_in(e, &self.none_locals)
+    }
+
+    fn may_be_none_in(&self, e: ExprId, locals: &ArenaMap<LocalId, ()>) -> bool {
+        let body = self.body;
+        match &body.exprs[e] {
+            Expr::None => true,
+            Expr::Name(Name::Local(id)) => match body.locals[*id].kind {
+                LocalKind::Param => self.maybe_none(e),
+                _ => locals.get(*id).is_some(),
+            },
+            Expr::Call { func, .. } => match &body.exprs[*func] {
+                Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
+                    Some(Global::Generic(g)) => self.env.generics.decls[*g].ret_maybe_none,
+                    _ => self.callee(n).is_some_and(|c| c.ret_maybe_none),
+                },
+                // A function of another POST module.
+                Expr::Attribute { .. } => true,
+                _ => false,
+            },
+            &Expr::If { body: then, orelse, .. } => {
+                [then, orelse].into_iter().any(|arm| self.may_be_none_in(arm, locals))
+            }
+            _ => false,
+        }
+    }
+}
