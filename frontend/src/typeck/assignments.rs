@@ -427,8 +427,11 @@ impl Solver<'_> {
                     Some(Global::Generic(g)) => self.env.generics.decls[*g].ret_maybe_none,
                     _ => self.callee(n).is_some_and(|c| c.ret_maybe_none),
                 },
-                // A function of another POST module.
-                Expr::Attribute { .. } => true,
+                // A function of another POST module (`geometry.area(...)`).
+                Expr::Attribute { base, .. } => match &body.exprs[*base] {
+                    Expr::Name(Name::Global(m)) => matches!(self.env.globals.get(&**m), Some(Global::PostModule(_))),
+                    _ => false,
+                },
                 _ => false,
             },
             &Expr::If { body: then, orelse, .. } => {
