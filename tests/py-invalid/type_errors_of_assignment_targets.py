@@ -17,3 +17,9 @@ def targets(n: Int64, a: Float64[:]) -> Float64:
     z = 1.0
     z = "s"
     return z
+
+
+def stores_of_refused(x: Float64, b: Float64[:]) -> Float64:
+    b.shape, b[x] = 1, 2.0
+    x.real, x[0] = 1.0, 2.0
+    return x

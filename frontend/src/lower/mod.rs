@@ -1358,6 +1358,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // An unpacking the typecheck refuses: the values are checked.
             if self.refused_stmts.get(id).is_some() {
                 self.check_unpacked_values(value);
+                self.refused_stores(targets);
                 return;
             }
             self.unpack(at, targets, value);
@@ -1376,8 +1377,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.expr(value)
         };
         // Refused by the typecheck (see `typeck::assignments`): the value
-        // is checked only.
+        // is checked, and the writes to input arrays.
         if self.refused_stmts.get(id).is_some() {
+            self.refused_stores(targets);
             return;
         }
         for &t in targets {
@@ -1390,6 +1392,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let (at, value_range) = (self.range(target), self.range(value_at));
         match &hir.exprs[target] {
             hir::Expr::Name(n) => self.assign_local(self.name_text(n), v, at, value_range),
+            &hir::Expr::Subscript { base, .. } if self.refused.get(target).is_some() => self.refused_store(base),
             &hir::Expr::Subscript { base, index } => {
                 let nd = match self.expr_types.get(base) {
                     Some(typeck::Ty::Arr(t)) => t.ndim(),
@@ -1413,6 +1416,36 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             _ => {
                 self.err(&at, assignments::cannot_assign_error(hir.construct_name(target)));
+            }
+        }
+    }
+
+    /// The stores of an assignment the typecheck refuses, to `targets`
+    /// (and the names they unpack into): each write to an input array is
+    /// still refused here.
+    fn refused_stores(&mut self, targets: &[hir::ExprId]) {
+        let hir = self.hir;
+        for &t in targets {
+            let stores: &[hir::ExprId] = match &hir.exprs[t] {
+                hir::Expr::Tuple(elts) | hir::Expr::List(elts) => elts,
+                _ => std::slice::from_ref(&t),
+            };
+            for &s in stores {
+                if let hir::Expr::Subscript { base, .. } = hir.exprs[s] {
+                    self.refused_store(base);
+                }
+            }
+        }
+    }
+
+    /// A store into an element of `base` that the typecheck refuses (see
+    /// `typeck::assignments`): a write to an input array is still refused
+    /// here.
+    fn refused_store(&mut self, base: hir::ExprId) {
+        if let Val::Arr { ty, .. } = self.expr(base) {
+            if !ty.is_output && self.is_param_array(base) {
+                let msg = self.read_only_message(base);
+                self.err(&self.range(base), msg);
             }
         }
     }
@@ -1671,9 +1704,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let at = hir.stmt_ranges[id];
         let update = elementwise::InPlace { at, op, target, value };
         // Refused by the typecheck (see `typeck::assignments`): the value
-        // is checked only.
+        // is checked, and a write to an input array.
         if self.refused_stmts.get(id).is_some() {
             self.expr(value);
+            self.refused_stores(&[target]);
             return;
         }
         match &hir.exprs[target] {
@@ -1690,6 +1724,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.at(&at);
                 let r = self.binop(op, cur, rhs, at);
                 self.assign_local(self.name_text(name), r, self.range(target), self.range(value));
+            }
+            &hir::Expr::Subscript { base, .. } if self.refused.get(target).is_some() => {
+                self.refused_store(base);
+                self.expr(value);
             }
             &hir::Expr::Subscript { index, .. } if self.is_array_index(index) => {
                 self.err(&at, assignments::AUGMENTED_ARRAY_INDEX);

@@ -100,6 +100,21 @@ pub(crate) fn rebound_parameter_error(name: &str, was: Option<&TypeData>, now: &
     format!("the parameter `{name}` is {was}: it cannot be rebound to {now}")
 }
 
+pub(crate) const TUPLE_ELEMENTS_ASSIGNED: &str = "a tuple's elements cannot be assigned";
+
+pub(crate) const NOT_A_SCALAR_STORED: &str = "only a scalar can be stored in an array element";
+
+/// Why a value of type `v` is not stored in an element of an array of
+/// `d` (the lowering's `store`): text in an array of numbers or of
+/// another text type, a number in an array of text, a complex number in
+/// an array of real numbers, an array or a tuple.
+pub(crate) fn store_error(v: &Ty, d: DType) -> Option<String> {
+    let Some(s) = v.scalar() else { return Some(NOT_A_SCALAR_STORED.into()) };
+    let refused =
+        s.dtype.is_text() != d.is_text() || (d.is_text() && s.dtype != d) || (s.dtype.is_complex() && !d.is_complex());
+    refused.then(|| format!("cannot store {} in an array of {}", s.dtype.name(), d.name()))
+}
+
 /// What a local holds once its types are solved, as the lowering's
 /// `LocalInfo` has it.
 enum Held {
@@ -171,7 +186,20 @@ impl Solver<'_> {
     pub(super) fn check_assignment(&self, s: StmtId) {
         let body = self.body;
         if self.reports.borrow().as_ref().is_some_and(|r| r.refused_stmts.get(s).is_some()) {
-            return;
+            // Refused for its form (see `check_assignment_targets`): its
+            // stores are checked all the same, without their values.
+            let targets: Vec<ExprId> = match &body.stmts[s] {
+                Stmt::Assign { targets, .. } => targets
+                    .iter()
+                    .flat_map(|t| match &body.exprs[*t] {
+                        Expr::Tuple(elts) | Expr::List(elts) => elts.to_vec(),
+                        _ => vec![*t],
+                    })
+                    .collect(),
+                Stmt::AugAssign { target, .. } => vec![*target],
+                _ => return,
+            };
+            return self.check_element_stores(&targets, &vec![None; targets.len()]);
         }
         let at = body.stmt_ranges[s];
         let (targets, whole): (Vec<ExprId>, ExprId) = match &body.stmts[s] {
@@ -202,6 +230,19 @@ impl Solver<'_> {
             }
             _ => return,
         };
+        // The value each target stores: the statement's, or the element of
+        // a tuple display it unpacks; none that is typed here for an
+        // augmented assignment or another unpacking.
+        let unpacked = matches!(&body.stmts[s], Stmt::Assign { targets, .. }
+            if targets.iter().any(|t| matches!(body.exprs[*t], Expr::Tuple(_) | Expr::List(_))));
+        let values: Vec<Option<ExprId>> = match (&body.stmts[s], &body.exprs[whole]) {
+            (Stmt::Assign { .. }, Expr::Tuple(values) | Expr::List(values)) if unpacked => {
+                values.iter().map(|v| Some(*v)).collect()
+            }
+            (Stmt::Assign { .. }, _) if !unpacked => vec![Some(whole); targets.len()],
+            _ => vec![None; targets.len()],
+        };
+        self.check_element_stores(&targets, &values);
         // The bindings of the statement, one per name target in order (see
         // `Solver::collect`); none where a name is bound to a range, a
         // dtype or a list, which bind no value.
@@ -244,6 +285,69 @@ impl Solver<'_> {
             _ if self.maybe_none(value) => None,
             t => Some((value_at, not_unpackable_error(t.scalar()?.dtype.name()))),
         }
+    }
+
+    /// Refuses each of `targets` that stores into an element (see
+    /// [`Solver::element_store_error`]) its value (of `values`) refused.
+    fn check_element_stores(&self, targets: &[ExprId], values: &[Option<ExprId>]) {
+        for (&t, &value) in targets.iter().zip(values) {
+            if let Expr::Subscript { base, index } = self.body.exprs[t] {
+                if let Some((at, message)) = self.element_store_error(t, base, index, value) {
+                    self.refuse(t, at, message);
+                }
+            }
+        }
+    }
+
+    /// Why the store into the element `s` (`base[index] = value`, or
+    /// `base[index] op= ...` without a value) is refused, as the
+    /// lowering's `element_of` and `store` refuse it, where it types the
+    /// base and every index (not an array index, a view, or a tuple of
+    /// indices, which are stored through otherwise): a number or a tuple
+    /// indexed, more indices than axes, an index that is not an integer,
+    /// a value an element does not hold (see [`store_error`]). A write to
+    /// an input array is the lowering's (it reports it all the same).
+    fn element_store_error(
+        &self,
+        s: ExprId,
+        base: ExprId,
+        index: ExprId,
+        value: Option<ExprId>,
+    ) -> Option<(TextRange, String)> {
+        let body = self.body;
+        let entries: &[ExprId] = match &body.exprs[index] {
+            Expr::Tuple(es) => es,
+            _ => std::slice::from_ref(&index),
+        };
+        let special = |e: &ExprId| matches!(body.exprs[*e], Expr::Slice { .. } | Expr::None | Expr::Ellipsis);
+        if entries.iter().any(special) {
+            return None;
+        }
+        let base_ty = self.ty(base)?;
+        let tys: Vec<Ty> = entries.iter().map(|e| self.ty(*e)).collect::<Option<_>>()?;
+        if tys.iter().any(|t| matches!(t, Ty::Arr(_) | Ty::Tuple(_))) {
+            return None;
+        }
+        let base_at = body.expr_ranges[base];
+        let ty = match base_ty {
+            Ty::Num { s, .. } | Ty::Lit { s, .. } => return Some((base_at, scalar_indexed(s.dtype))),
+            Ty::Tuple(_) => return Some((base_at, TUPLE_ELEMENTS_ASSIGNED.into())),
+            Ty::Arr(ty) => ty,
+        };
+        // Fewer indices than the axes of a local: a view, written whole.
+        if matches!(body.exprs[base], Expr::Name(_)) && ty.ndim().is_some_and(|n| entries.len() < n) {
+            return None;
+        }
+        if let Some(message) = ty.ndim().and_then(|nd| index_count_error(nd, entries.len())) {
+            return Some((body.expr_ranges[index], message));
+        }
+        for (e, t) in entries.iter().zip(&tys) {
+            if let Some(message) = element_index_error(Some(t)) {
+                return Some((body.expr_ranges[*e], message));
+            }
+        }
+        let value = value.filter(|v| !self.may_be_none(*v))?;
+        store_error(&self.ty(value)?, ty.dtype).map(|message| (body.expr_ranges[s], message))
     }
 
     /// What the local `id` holds, its types solved, as the lowering's
