@@ -218,13 +218,16 @@ impl Solver<'_> {
                 }
             }
             Stmt::AnnAssign { target, value: Some(value), .. } => (vec![*target], *value),
-            Stmt::AugAssign { target, value, .. } => {
+            Stmt::AugAssign { target, op, value } => {
                 if let Expr::Subscript { index, .. } = body.exprs[*target] {
                     let single =
                         !matches!(body.exprs[index], Expr::Tuple(_) | Expr::Slice { .. } | Expr::None | Expr::Ellipsis);
                     if single && matches!(self.ty(index), Some(Ty::Arr(_))) {
                         return self.refuse_statement(s, at, AUGMENTED_ARRAY_INDEX);
                     }
+                }
+                if let Some((at, message)) = self.update_error(at, *target, *op, *value) {
+                    return self.refuse_statement(s, at, message);
                 }
                 (vec![*target], *value)
             }
@@ -285,6 +288,43 @@ impl Solver<'_> {
             _ if self.maybe_none(value) => None,
             t => Some((value_at, not_unpackable_error(t.scalar()?.dtype.name()))),
         }
+    }
+
+    /// Why `target op= value` of a number (a scalar local or an element of
+    /// an array) is refused, as the lowering's `binop` then `store` refuse
+    /// it: operands the operator does not take (`pytypes::arith`), a
+    /// result an element does not hold (see [`store_error`]). Arrays,
+    /// tuples and values that may be `None` are the lowering's.
+    /// Located at the statement (`at`), or at the element stored.
+    fn update_error(
+        &self,
+        at: TextRange,
+        target: ExprId,
+        op: ast::Operator,
+        value: ExprId,
+    ) -> Option<(TextRange, String)> {
+        let body = self.body;
+        if self.may_be_none(target) || self.may_be_none(value) {
+            return None;
+        }
+        let (current, element) = match body.exprs[target] {
+            Expr::Name(Name::Local(id)) => match self.held(id)? {
+                Held::Scalar { t, .. } => (Ty::Num { s: t, nonneg: self.states[id].nonneg }, false),
+                _ => return None,
+            },
+            Expr::Subscript { .. } => match self.ty(target)? {
+                t @ Ty::Num { .. } => (t, true),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let rhs = self.ty(value)?;
+        if let Err(message) = arith(op, &current.operand()?, &rhs.operand()?) {
+            return Some((at, message));
+        }
+        let d = current.scalar()?.dtype;
+        let result = self.arith_type(op, &current, &rhs).filter(|_| element)?;
+        store_error(&result, d).map(|message| (body.expr_ranges[target], message))
     }
 
     /// Refuses each of `targets` that stores into an element (see
