@@ -560,28 +560,40 @@ impl Solver<'_> {
 
     fn may_be_none_in(&self, e: ExprId, locals: &ArenaMap<LocalId, ()>) -> bool {
         let body = self.body;
-        match &body.exprs[e] {
-            Expr::None => true,
-            Expr::Name(Name::Local(id)) => match body.locals[*id].kind {
-                LocalKind::Param => self.maybe_none(e),
-                _ => locals.get(*id).is_some(),
-            },
-            Expr::Call { func, .. } => match &body.exprs[*func] {
-                Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
-                    Some(Global::Generic(g)) => self.env.generics.decls[*g].ret_maybe_none,
-                    _ => self.callee(n).is_some_and(|c| c.ret_maybe_none),
+        // Conditional expressions nest as deep as the source: a stack of
+        // the arms still to look at.
+        let mut pending = vec![e];
+        while let Some(e) = pending.pop() {
+            let maybe = match &body.exprs[e] {
+                Expr::None => true,
+                Expr::Name(Name::Local(id)) => match body.locals[*id].kind {
+                    LocalKind::Param => self.maybe_none(e),
+                    _ => locals.get(*id).is_some(),
                 },
-                // A function of another POST module (`geometry.area(...)`).
-                Expr::Attribute { base, .. } => match &body.exprs[*base] {
-                    Expr::Name(Name::Global(m)) => matches!(self.env.globals.get(&**m), Some(Global::PostModule(_))),
+                Expr::Call { func, .. } => match &body.exprs[*func] {
+                    Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
+                        Some(Global::Generic(g)) => self.env.generics.decls[*g].ret_maybe_none,
+                        _ => self.callee(n).is_some_and(|c| c.ret_maybe_none),
+                    },
+                    // A function of another POST module (`geometry.area(...)`).
+                    Expr::Attribute { base, .. } => match &body.exprs[*base] {
+                        Expr::Name(Name::Global(m)) => {
+                            matches!(self.env.globals.get(&**m), Some(Global::PostModule(_)))
+                        }
+                        _ => false,
+                    },
                     _ => false,
                 },
+                &Expr::If { body: then, orelse, .. } => {
+                    pending.extend([then, orelse]);
+                    false
+                }
                 _ => false,
-            },
-            &Expr::If { body: then, orelse, .. } => {
-                [then, orelse].into_iter().any(|arm| self.may_be_none_in(arm, locals))
+            };
+            if maybe {
+                return true;
             }
-            _ => false,
         }
+        false
     }
 }
