@@ -102,6 +102,22 @@ pub(crate) fn rebound_parameter_error(name: &str, was: Option<&TypeData>, now: &
 
 pub(crate) const TUPLE_ELEMENTS_ASSIGNED: &str = "a tuple's elements cannot be assigned";
 
+pub(crate) const ONLY_ARRAYS_SLICED: &str = "only an array can be sliced";
+
+pub(crate) const TEXT_IN_A_VIEW: &str = "cannot store text in an array of numbers";
+
+/// An array of `sr` axes assigned to a view of `dr` fewer.
+pub(crate) fn view_rank_error(sr: usize, dr: usize) -> String {
+    format!("a {sr}-D array cannot be assigned to a {dr}-D slice")
+}
+
+/// An array of `src` copied into one of `dst` (text, or complex numbers
+/// into real ones).
+pub(crate) fn copy_dtype_error(src: DType, dst: DType) -> Option<String> {
+    (src.is_text() || (src.is_complex() && !dst.is_complex()))
+        .then(|| format!("cannot store {} in an array of {}", src.name(), dst.name()))
+}
+
 pub(crate) const NOT_A_SCALAR_STORED: &str = "only a scalar can be stored in an array element";
 
 /// Why a value of type `v` is not stored in an element of an array of
@@ -334,8 +350,68 @@ impl Solver<'_> {
             if let Expr::Subscript { base, index } = self.body.exprs[t] {
                 if let Some((at, message)) = self.element_store_error(t, base, index, value) {
                     self.refuse(t, at, message);
+                } else {
+                    self.check_view_store(t, base, index, value);
                 }
             }
+        }
+    }
+
+    /// Refuses the store into the view `s` (`base[index] = value` where
+    /// the index has a slice, `None` or `...`, or names fewer axes than
+    /// the local `base` has; `base[index] op= ...` without a value) as the
+    /// lowering's `assign_to_view` and `view_in_place` refuse it, where it
+    /// types the base and the index: what is not an array sliced, the
+    /// view's indices (as [`Solver::view`] refuses them where read), text
+    /// stored, an array of more axes or of text or complex numbers into
+    /// real ones copied. Array indices, and a write to an input array, are
+    /// the lowering's.
+    fn check_view_store(&self, s: ExprId, base: ExprId, index: ExprId, value: Option<ExprId>) {
+        let body = self.body;
+        let entries: &[ExprId] = match &body.exprs[index] {
+            Expr::Tuple(es) => es,
+            _ => std::slice::from_ref(&index),
+        };
+        let special =
+            entries.iter().any(|e| matches!(body.exprs[*e], Expr::Slice { .. } | Expr::None | Expr::Ellipsis));
+        if entries.iter().any(|e| matches!(self.ty(*e), Some(Ty::Arr(_)))) {
+            return;
+        }
+        let ty = match self.ty(base) {
+            Some(Ty::Arr(ty)) => ty,
+            Some(_) if special => {
+                self.refuse(s, body.expr_ranges[base], ONLY_ARRAYS_SLICED);
+                return;
+            }
+            _ => return,
+        };
+        let fewer = matches!(body.exprs[base], Expr::Name(_)) && ty.ndim().is_some_and(|n| entries.len() < n);
+        if !(special || fewer) {
+            return;
+        }
+        let refused = || self.reports.borrow().as_ref().is_some_and(|r| r.refused.get(s).is_some());
+        self.view(s, true, &ty, index, entries);
+        if refused() {
+            return;
+        }
+        let Some(value) = value.filter(|v| !self.may_be_none(*v)) else { return };
+        let (Some(dst), Some(v)) = (self.ty(s), self.ty(value)) else { return };
+        let at = body.expr_ranges[s];
+        let message = match (&dst, &v) {
+            // `r[..., 0] = x` of a 1-D `r`: the one element.
+            (Ty::Num { .. }, _) => store_error(&v, ty.dtype),
+            (Ty::Arr(_), Ty::Num { s: n, .. } | Ty::Lit { s: n, .. }) if n.dtype.is_text() => {
+                Some(TEXT_IN_A_VIEW.into())
+            }
+            (Ty::Arr(d), Ty::Arr(src)) => match (d.ndim(), src.ndim()) {
+                (Some(dr), Some(sr)) if sr > dr => Some(view_rank_error(sr, dr)),
+                (Some(_), Some(_)) => copy_dtype_error(src.dtype, d.dtype),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(message) = message {
+            self.refuse(s, at, message);
         }
     }
 
