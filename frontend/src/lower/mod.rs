@@ -1459,7 +1459,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Val::Arr { v, ty } => (v, ty),
             Val::Err => return,
             _ => {
-                self.err(&base_at, "only an array is indexed by an array");
+                self.err(&base_at, assignments::ONLY_ARRAYS_INDEXED_BY_ARRAYS);
                 return;
             }
         };

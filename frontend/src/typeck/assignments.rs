@@ -102,6 +102,8 @@ pub(crate) fn rebound_parameter_error(name: &str, was: Option<&TypeData>, now: &
 
 pub(crate) const TUPLE_ELEMENTS_ASSIGNED: &str = "a tuple's elements cannot be assigned";
 
+pub(crate) const ONLY_ARRAYS_INDEXED_BY_ARRAYS: &str = "only an array is indexed by an array";
+
 pub(crate) const ONLY_ARRAYS_SLICED: &str = "only an array can be sliced";
 
 pub(crate) const TEXT_IN_A_VIEW: &str = "cannot store text in an array of numbers";
@@ -348,13 +350,43 @@ impl Solver<'_> {
     fn check_element_stores(&self, targets: &[ExprId], values: &[Option<ExprId>]) {
         for (&t, &value) in targets.iter().zip(values) {
             if let Expr::Subscript { base, index } = self.body.exprs[t] {
-                if let Some((at, message)) = self.element_store_error(t, base, index, value) {
+                if let Some((at, message)) = self.array_index_store_error(t, base, index) {
+                    self.refuse(t, at, message);
+                } else if let Some((at, message)) = self.element_store_error(t, base, index, value) {
                     self.refuse(t, at, message);
                 } else {
                     self.check_view_store(t, base, index, value);
                 }
             }
         }
+    }
+
+    /// Why the store through the array index of `s` (`base[idx] = value`,
+    /// `base[mask] = value`) is refused, as the lowering's
+    /// `assign_through_array_index` and `scatter` refuse it, where it
+    /// types the base and the index: what is not an array indexed, an
+    /// index not of integers or Bools ([`array_index_error`]), an array
+    /// of no axes, a mask of more axes than the array. The value, and a
+    /// write to an input array, are the lowering's.
+    fn array_index_store_error(&self, s: ExprId, base: ExprId, index: ExprId) -> Option<(TextRange, String)> {
+        let body = self.body;
+        if matches!(body.exprs[index], Expr::Tuple(_) | Expr::Slice { .. } | Expr::None | Expr::Ellipsis) {
+            return None;
+        }
+        let Some(Ty::Arr(it)) = self.ty(index) else { return None };
+        let ty = match self.ty(base)? {
+            Ty::Arr(ty) => ty,
+            _ => return Some((body.expr_ranges[base], ONLY_ARRAYS_INDEXED_BY_ARRAYS.into())),
+        };
+        if let Some(message) = array_index_error(it.dtype) {
+            return Some((body.expr_ranges[index], message));
+        }
+        let (nd, ind) = (ty.ndim()?, it.ndim()?);
+        let at = body.expr_ranges[s];
+        if nd == 0 {
+            return Some((at, NO_AXES_INDEXED_BY_ARRAY.into()));
+        }
+        mask_axes_error(nd, ind).filter(|_| it.dtype == DType::Bool).map(|message| (at, message))
     }
 
     /// Refuses the store into the view `s` (`base[index] = value` where
