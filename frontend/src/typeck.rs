@@ -374,10 +374,10 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     }
     cx.collect(&body.top);
     cx.solve();
-    // A local is typed by the bindings that are: one the lowering refuses
-    // it leaves out, as the lowering does after reporting it (a value that
-    // is not typed reads a construct the lowering refuses, or a local no
-    // binding types).
+    // A local is typed by the bindings that are: one whose value does not
+    // fit the others is left out (the sweep reports it, see
+    // `assignments`), and so is one whose value is not typed (it reads a
+    // construct refused, or a local no binding types).
     let assigned = |id: LocalId| body.locals[id].kind == LocalKind::Assigned;
     let untyped: Vec<LocalId> = (cx.states.iter())
         .filter(|(id, st)| {
@@ -1227,10 +1227,10 @@ impl Solver<'_> {
     }
 
     /// Joins a value bound to `local` into its type, as the lowering's
-    /// `assign_local` does; whether its state changed. A value the
-    /// lowering refuses there (of another kind, a narrowing, types that do
-    /// not join) is left out, as the lowering leaves it out after
-    /// reporting it: the local keeps the type its other bindings give.
+    /// `assign_local` does; whether its state changed. A value refused
+    /// there (of another kind, a narrowing, types that do not join) is
+    /// left out, the local keeping the type its other bindings give; the
+    /// sweep reports it against that type ([`assignments`]).
     fn join_into(&mut self, local: LocalId, ty: &Ty) -> bool {
         let st = &mut self.states[local];
         if let Some(elem) = st.list {
@@ -2166,8 +2166,8 @@ impl Solver<'_> {
                 return (0..axes).contains(&axis).then(extent);
             }
         }
-        // Where a value is read (not a target, which the lowering stores
-        // through with checks of its own).
+        // Where a value is read (not a target: an assignment's stores are
+        // checked with the statement, see `assignments`).
         let read = self.stored.get(s).is_none();
         let ty = match self.ty(base)? {
             Ty::Arr(ty) => ty,
@@ -5257,8 +5257,9 @@ fn insert_subtrees(body: &Body, mut roots: Vec<ExprId>, out: &mut ArenaMap<ExprI
 
 /// The subscripts of `body` the lowering does not read as values: the
 /// targets of assignments, augmented assignments and `for` loops (and the
-/// elements of targets that unpack), which it stores through with checks
-/// of its own, and what annotations, assert messages, `raise` and refused
+/// elements of targets that unpack), which it stores through (the stores
+/// of assignments are checked once the statement is typed, see
+/// [`assignments`]), and what annotations, assert messages, `raise` and refused
 /// statements hold, which it does not lower. Every other subscript (an
 /// argument, the base of another) is read as a value.
 fn subscripts_not_read(body: &Body) -> ArenaMap<ExprId, ()> {
