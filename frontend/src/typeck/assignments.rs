@@ -1,12 +1,23 @@
 //! The typecheck's checks of assignments (`x = v`, `x: T = v`, `x op= v`,
-//! `a, b = v`): targets compiled code does not store into, values that
-//! do not unpack into their targets, and values a local's type does not
-//! hold, each as the lowering's `assign`, `unpack` and `assign_local`
-//! would refuse them. The statement is refused: the lowering checks its
-//! value only.
+//! `a, b = v`), each as the lowering's `assign`, `unpack`,
+//! `assign_local`, `assign_tuple_local`, `aug_assign` and the stores
+//! through subscripts would refuse it:
 //!
-//! The messages are written here once; the lowering reports them too,
-//! for the values this module does not type.
+//! - targets compiled code does not store into, values that do not unpack
+//!   into their targets, values a local's type does not hold (joined as
+//!   the solve joins them: the solve leaves such a value out of the local's
+//!   type, and it is reported here against the type the others give), the
+//!   operator of an augmented assignment of a number: the statement is
+//!   refused, and the lowering checks its value only;
+//! - stores into elements, views and through array indices (every
+//!   target): the target is refused, and the lowering checks only whether
+//!   it writes to an input array, which needs its analysis of the views of
+//!   input memory.
+//!
+//! What this module does not type (a value of no type, one that may be
+//! `None`, stores through a mixed index `a[i, idx]`, an array stored
+//! through an array index) is the lowering's. The messages are written
+//! here once; the lowering reports them too, for those values.
 
 use super::*;
 
@@ -199,7 +210,9 @@ impl Solver<'_> {
     /// Refuses the assignment `s` for the types of its values, once they
     /// are typed: an augmented assignment through an array index, values
     /// that do not unpack into the targets, and every binding of a local
-    /// whose type does not hold its value (see [`Solver::binding_error`]).
+    /// whose type does not hold its value (see [`Solver::binding_errors`]),
+    /// and the stores into its subscript targets (see
+    /// [`Solver::check_element_stores`]).
     /// A value it does not type is the lowering's.
     pub(super) fn check_assignment(&self, s: StmtId) {
         let body = self.body;
