@@ -14,3 +14,15 @@ def updates(n: Int64, x: Float64, o: Out[Float64[:]]) -> Float64:
     with open("f") as f:
         x -= "t"
     return x
+
+
+def whole_arrays(n: Int64, a: Float64[:], o: Out[Float64[:, :]]) -> Float64:
+    b = np.zeros(n)
+    b //= 2.0
+    b += 1.0
+    o[1:, :] **= 2.0
+    a %= 3.0
+    while n > 0:
+        b[1:] <<= 1
+        n -= 1
+    return 1.0

@@ -31,6 +31,14 @@ pub(crate) const STARRED_TARGET: &str = "starred assignment is not supported";
 pub(crate) const AUGMENTED_ARRAY_INDEX: &str =
     "an augmented assignment through an array index is not supported: write `a[idx] = a[idx] + v`";
 
+/// `a op= v` of a whole array with an operator NumPy's in-place ufuncs
+/// are not compiled for; `None` for `+=`, `-=`, `*=` and `/=`.
+pub(crate) fn whole_array_update_error(op: ast::Operator) -> Option<String> {
+    use ast::Operator as O;
+    (!matches!(op, O::Add | O::Sub | O::Mult | O::Div))
+        .then(|| format!("`{}=` on a whole array is not supported: loop over the elements", op.as_str()))
+}
+
 /// `count` targets unpacking `values` values.
 pub(crate) fn count_error(count: usize, values: usize) -> String {
     format!("{count} targets but {values} values: the counts must match")
@@ -256,6 +264,11 @@ impl Solver<'_> {
                     if single && matches!(self.ty(index), Some(Ty::Arr(_))) {
                         return self.refuse_statement(s, at, AUGMENTED_ARRAY_INDEX);
                     }
+                }
+                if let Some(message) =
+                    whole_array_update_error(*op).filter(|_| matches!(self.ty(*target), Some(Ty::Arr(_))))
+                {
+                    return self.refuse_statement(s, at, message);
                 }
                 if let Some((at, message)) = self.update_error(at, *target, *op, *value) {
                     return self.refuse_statement(s, at, message);
