@@ -71,12 +71,12 @@
 //! target of that binding included.
 //!
 //! Solving reports nothing: a binding
-//! whose value is not typed here (another NumPy call, a construct the
-//! lowering refuses) or that the lowering refuses (a value that does not
-//! join the local's others, a narrowing, a target it does not store
-//! into) is left out, as the lowering leaves it out after reporting it,
-//! and the local is typed by its other bindings; a local no binding
-//! types gets no type.
+//! whose value is not typed here (another NumPy call, a construct
+//! refused) or that does not fit the local's other bindings (a value that
+//! does not join them, a narrowing, a target compiled code does not
+//! store into) is left out, and the local is typed by its other
+//! bindings; the sweep then reports such a binding against that type
+//! ([`assignments`]). A local no binding types gets no type.
 //!
 //! The sweep reports ([`LocalTypes::errors`]), every one it finds, each
 //! expression refused once ([`LocalTypes::refused`]) and nothing for
@@ -162,9 +162,30 @@
 //!   fit its parameter ([`argument_error`], and [`optional_number_error`]
 //!   of a number for one that may be `None`; not of the instances of
 //!   generic functions);
+//! - assignments ([`assignments`]): targets compiled code does not store
+//!   into (an attribute, a call, a starred name), an augmented assignment
+//!   through an array index, values that do not unpack into their targets
+//!   (a tuple of another length, the shape of an array of another number
+//!   of axes, an array not of one axis, a number), every binding whose
+//!   value its local's type (the join of its other bindings) does not hold
+//!   (a number that does not join, or narrows an annotated local or a
+//!   parameter no binding widens; a number for an array or a tuple local;
+//!   an array of another type, a parameter's rebound; a tuple for what
+//!   holds none or tuples of another length, or whose elements do not
+//!   join), the operators of augmented assignments of numbers and of whole
+//!   arrays (only `+=`, `-=`, `*=`, `/=`); and the stores through the
+//!   subscripts assigned to whose parts it types, in refused assignments
+//!   too: into elements (a number or a tuple indexed, more indices than
+//!   axes, an index that is not an integer, a value an element does not
+//!   hold: [`assignments::store_error`]), into views (what is not an array
+//!   sliced, their indices, bounds and steps, text, arrays of more axes,
+//!   of text or of complex numbers into real ones) and through array
+//!   indices (what is not an array, indices not of integers or Bools, an
+//!   array of no axes, a mask of more axes); a write to an input array
+//!   stays the lowering's, reported besides;
 //! - subscripts read as values (arguments and the bases of other
-//!   subscripts included; not targets, which the lowering stores through
-//!   with its own checks: see [`subscripts_not_read`]) whose parts it
+//!   subscripts included; targets are checked with their assignment: see
+//!   [`subscripts_not_read`] and [`assignments`]) whose parts it
 //!   types: a scalar indexed
 //!   ([`scalar_indexed`]), an element given more indices than axes
 //!   ([`index_count_error`]) or one that is not an integer
@@ -393,6 +414,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         stored: ArenaMap::default(),
         uncalled: ArenaMap::default(),
         unlowered: ArenaMap::default(),
+        none_locals: ArenaMap::default(),
     };
     let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
@@ -418,10 +440,10 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
     }
     cx.collect(&body.top);
     cx.solve();
-    // A local is typed by the bindings that are: one the lowering refuses
-    // it leaves out, as the lowering does after reporting it (a value that
-    // is not typed reads a construct the lowering refuses, or a local no
-    // binding types).
+    // A local is typed by the bindings that are: one whose value does not
+    // fit the others is left out (the sweep reports it, see
+    // `assignments`), and so is one whose value is not typed (it reads a
+    // construct refused, or a local no binding types).
     let assigned = |id: LocalId| body.locals[id].kind == LocalKind::Assigned;
     let untyped: Vec<LocalId> = (cx.states.iter())
         .filter(|(id, st)| {
@@ -475,6 +497,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.stored = subscripts_not_read(body);
         cx.uncalled = uncalled(body);
         cx.unlowered = unlowered_constructs(body);
+        cx.none_locals = cx.maybe_none_locals();
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
@@ -813,6 +836,9 @@ struct Solver<'a> {
     /// The refused constructs the lowering does not lower (see
     /// [`unlowered_constructs`]).
     unlowered: ArenaMap<ExprId, ()>,
+    /// While sweeping: the locals that may hold `None` (see
+    /// [`Solver::maybe_none_locals`]).
+    none_locals: ArenaMap<LocalId, ()>,
 }
 
 #[derive(Default)]
@@ -1279,10 +1305,10 @@ impl Solver<'_> {
     }
 
     /// Joins a value bound to `local` into its type, as the lowering's
-    /// `assign_local` does; whether its state changed. A value the
-    /// lowering refuses there (of another kind, a narrowing, types that do
-    /// not join) is left out, as the lowering leaves it out after
-    /// reporting it: the local keeps the type its other bindings give.
+    /// `assign_local` does; whether its state changed. A value refused
+    /// there (of another kind, a narrowing, types that do not join) is
+    /// left out, the local keeping the type its other bindings give; the
+    /// sweep reports it against that type ([`assignments`]).
     fn join_into(&mut self, local: LocalId, ty: &Ty) -> bool {
         let st = &mut self.states[local];
         if let Some(elem) = st.list {
@@ -1550,11 +1576,11 @@ impl Solver<'_> {
             }
             Stmt::Break if self.prange.breaks.get(s).is_some() => self.refuse_statement(s, at, loops::PRANGE_BREAK),
             Stmt::For { .. } if self.prange.loops.get(s).is_some() => self.prange_loop_errors(s),
-            Stmt::Assign { targets, value } => {
-                if let Some((at, message)) = unpacking_error(body, at, targets, *value) {
-                    self.refuse_statement(s, at, message);
-                }
-            }
+            Stmt::Assign { targets, value } => match unpacking_error(body, at, targets, *value) {
+                Some((at, message)) => self.refuse_statement(s, at, message),
+                None => self.check_assignment_targets(s),
+            },
+            Stmt::AugAssign { .. } => self.check_assignment_targets(s),
             Stmt::AnnAssign { target, annotation, .. } => {
                 if let Some((at, message)) = self.annotated_assignment_error(*target, *annotation) {
                     self.refuse_statement(s, at, message);
@@ -1586,6 +1612,9 @@ impl Solver<'_> {
                 self.for_error(*target, *iter).or_else(|| self.range_error(*iter))
             }
             Stmt::Return(value) => self.return_error(at, *value).or_else(|| self.tuple_return(*value)),
+            Stmt::Assign { .. } | Stmt::AnnAssign { .. } | Stmt::AugAssign { .. } => {
+                return self.check_assignment(s);
+            }
             _ => None,
         };
         if let Some((at, message)) = error {
@@ -2238,8 +2267,8 @@ impl Solver<'_> {
                 return (0..axes).contains(&axis).then(extent);
             }
         }
-        // Where a value is read (not a target, which the lowering stores
-        // through with checks of its own).
+        // Where a value is read (not a target: an assignment's stores are
+        // checked with the statement, see `assignments`).
         let read = self.stored.get(s).is_none();
         let ty = match self.ty(base)? {
             Ty::Arr(ty) => ty,
@@ -5401,8 +5430,9 @@ fn insert_subtrees(body: &Body, mut roots: Vec<ExprId>, out: &mut ArenaMap<ExprI
 
 /// The subscripts of `body` the lowering does not read as values: the
 /// targets of assignments, augmented assignments and `for` loops (and the
-/// elements of targets that unpack), which it stores through with checks
-/// of its own, and what annotations, assert messages, `raise` and refused
+/// elements of targets that unpack), which it stores through (the stores
+/// of assignments are checked once the statement is typed, see
+/// [`assignments`]), and what annotations, assert messages, `raise` and refused
 /// statements hold, which it does not lower. Every other subscript (an
 /// argument, the base of another) is read as a value.
 fn subscripts_not_read(body: &Body) -> ArenaMap<ExprId, ()> {
@@ -5562,8 +5592,7 @@ fn unpacking_error(body: &Body, at: TextRange, targets: &[ExprId], value: ExprId
     if let Some(s) = values.iter().find(|e| matches!(body.exprs[**e], Expr::Starred(_))) {
         return Some((body.expr_ranges[*s], "`*` in a tuple is not supported".into()));
     }
-    (values.len() != names.len())
-        .then(|| (at, format!("{} targets but {} values: the counts must match", names.len(), values.len())))
+    (values.len() != names.len()).then(|| (at, assignments::count_error(names.len(), values.len())))
 }
 
 /// Why `raise exc from cause` (at `at`) is refused, and where: compiled
@@ -6383,6 +6412,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
     }
 }
 
+pub(crate) mod assignments;
 pub(crate) mod loops;
 mod numpy_functions;
 mod printing;

@@ -1,4 +1,4 @@
-# error: subscripts read as values where they are arguments of calls or the bases of other subscripts are refused by the typecheck as anywhere else, each once, with no echo in the calls that read them; a subscript assigned to is the lowering's to check
+# error: subscripts read as values where they are arguments of calls or the bases of other subscripts are refused by the typecheck as anywhere else, each once, with no echo in the calls that read them; a subscript assigned to is checked as well (and a write to an input array reported too)
 import numpy as np
 from postyp import Float64, Int64
 

@@ -106,10 +106,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `a op= value` on a whole array `a`: NumPy's in-place ufunc, which
     /// writes into `a` the result cast with the `same_kind` rule.
     pub(super) fn elementwise_in_place(&mut self, a: &InPlace, target: Val) {
-        use ast::Operator as O;
         let Val::Arr { v, ty } = target else { return };
-        if !matches!(a.op, O::Add | O::Sub | O::Mult | O::Div) {
-            self.err(&a.at, format!("`{}=` on a whole array is not supported: loop over the elements", a.op.as_str()));
+        if let Some(message) = typeck::assignments::whole_array_update_error(a.op) {
+            self.err(&a.at, message);
             self.expr(a.value);
             return;
         }

@@ -1102,8 +1102,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return None;
             }
             Val::Tuple(_) => {
-                let msg =
-                    if store { "a tuple's elements cannot be assigned" } else { "a tuple is indexed with one integer" };
+                let msg = if store {
+                    typeck::assignments::TUPLE_ELEMENTS_ASSIGNED
+                } else {
+                    "a tuple is indexed with one integer"
+                };
                 self.err(&base_at, msg);
                 return None;
             }
@@ -1204,18 +1207,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let at = &at;
         let d = arr.1.dtype;
         match v.scalar() {
-            Some(s)
-                if s.dtype.is_text() != d.is_text()
-                    || (d.is_text() && s.dtype != d)
-                    || (s.dtype.is_complex() && !d.is_complex()) =>
-            {
-                self.err(at, format!("cannot store {} in an array of {}", s.dtype.name(), d.name()));
-                return;
+            Some(s) => {
+                let number = typeck::Ty::Num { s, nonneg: false };
+                if let Some(message) = typeck::assignments::store_error(&number, d) {
+                    self.err(at, message);
+                    return;
+                }
             }
-            Some(_) => {}
             None => {
                 if !matches!(v, Val::Err) {
-                    self.err(at, "only a scalar can be stored in an array element");
+                    self.err(at, typeck::assignments::NOT_A_SCALAR_STORED);
                 }
                 return;
             }

@@ -30,7 +30,7 @@ use crate::hir::{self, LocalKind};
 use crate::pytypes::{arith, default_of, join, kind, promote, widens_to, Arith, Kind, Operand, Scalar};
 use crate::source::SourceFile;
 use crate::syntax::{deep, Lit};
-use crate::typeck;
+use crate::typeck::{self, assignments};
 use postc_ir::{
     BlockId, DType, Diagnostic, Field, FileId, Function, FunctionBuilder, Literal, Opcode, Program, TypeData, TypeId,
     TypeTable, ValueId,
@@ -1359,6 +1359,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // An unpacking the typecheck refuses: the values are checked.
             if self.refused_stmts.get(id).is_some() {
                 self.check_unpacked_values(value);
+                self.refused_stores(targets);
                 return;
             }
             self.unpack(at, targets, value);
@@ -1376,6 +1377,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         } else {
             self.expr(value)
         };
+        // Refused by the typecheck (see `typeck::assignments`): the value
+        // is checked, and the writes to input arrays.
+        if self.refused_stmts.get(id).is_some() {
+            self.refused_stores(targets);
+            return;
+        }
         for &t in targets {
             self.assign(t, v.clone(), value);
         }
@@ -1386,6 +1393,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let (at, value_range) = (self.range(target), self.range(value_at));
         match &hir.exprs[target] {
             hir::Expr::Name(n) => self.assign_local(self.name_text(n), v, at, value_range),
+            &hir::Expr::Subscript { base, .. } if self.refused.get(target).is_some() => self.refused_store(base),
             &hir::Expr::Subscript { base, index } => {
                 let nd = match self.expr_types.get(base) {
                     Some(typeck::Ty::Arr(t)) => t.ndim(),
@@ -1405,10 +1413,40 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.err(&at, "tuple unpacking is not supported: assign each variable on its own line");
             }
             hir::Expr::Starred(_) => {
-                self.err(&at, "starred assignment is not supported");
+                self.err(&at, assignments::STARRED_TARGET);
             }
             _ => {
-                self.err(&at, format!("cannot assign to {}", hir.construct_name(target)));
+                self.err(&at, assignments::cannot_assign_error(hir.construct_name(target)));
+            }
+        }
+    }
+
+    /// The stores of an assignment the typecheck refuses, to `targets`
+    /// (and the names they unpack into): each write to an input array is
+    /// still refused here.
+    fn refused_stores(&mut self, targets: &[hir::ExprId]) {
+        let hir = self.hir;
+        for &t in targets {
+            let stores: &[hir::ExprId] = match &hir.exprs[t] {
+                hir::Expr::Tuple(elts) | hir::Expr::List(elts) => elts,
+                _ => std::slice::from_ref(&t),
+            };
+            for &s in stores {
+                if let hir::Expr::Subscript { base, .. } = hir.exprs[s] {
+                    self.refused_store(base);
+                }
+            }
+        }
+    }
+
+    /// A store into an element of `base` that the typecheck refuses (see
+    /// `typeck::assignments`): a write to an input array is still refused
+    /// here.
+    fn refused_store(&mut self, base: hir::ExprId) {
+        if let Val::Arr { ty, .. } = self.expr(base) {
+            if !ty.is_output && self.is_param_array(base) {
+                let msg = self.read_only_message(base);
+                self.err(&self.range(base), msg);
             }
         }
     }
@@ -1422,7 +1460,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Val::Arr { v, ty } => (v, ty),
             Val::Err => return,
             _ => {
-                self.err(&base_at, "only an array is indexed by an array");
+                self.err(&base_at, assignments::ONLY_ARRAYS_INDEXED_BY_ARRAYS);
                 return;
             }
         };
@@ -1505,15 +1543,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let v = self.expr(value);
                 if let (hir::Expr::Attribute { attr, .. }, Val::Tuple(extents)) = (other, &v) {
                     if &**attr == "shape" && extents.len() != targets.len() {
-                        let nd = extents.len();
-                        self.err(
-                            &at,
-                            format!(
-                                "{} targets but the shape of a {nd}-D array has {nd} extent{}: the counts must match",
-                                targets.len(),
-                                if nd == 1 { "" } else { "s" }
-                            ),
-                        );
+                        self.err(&at, assignments::shape_count_error(targets.len(), extents.len()));
                         return;
                     }
                 }
@@ -1571,21 +1601,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             (Val::Tuple(elts), _) => self.assign_tuple_local(name, elts.clone(), at, value_at),
             (Val::Arr { v: av, ty }, cur) => {
                 if info.param && !matches!(cur, Some(LocalTy::Array(t)) if t == ty) {
-                    let shown = |t: &TypeData| match t.ndim() {
-                        Some(1) => format!("a 1-D array of {}", t.dtype.name()),
-                        Some(n) => format!("a {n}-D array of {}", t.dtype.name()),
-                        None => format!("an array of {}", t.dtype.name()),
-                    };
                     let was = match cur {
-                        Some(LocalTy::Array(t)) if t.is_output => "an `Out` array, which stays the caller's".to_owned(),
-                        Some(LocalTy::Array(t)) => shown(t),
-                        _ => "an array".to_owned(),
+                        Some(LocalTy::Array(t)) => Some(t),
+                        _ => None,
                     };
-                    let mut now = shown(ty);
-                    if now == was {
-                        now.push_str(" of another layout or static shape");
-                    }
-                    self.err(&at, format!("the parameter `{name}` is {was}: it cannot be rebound to {now}"));
+                    self.err(&at, assignments::rebound_parameter_error(name, was, ty));
                     return;
                 }
                 if !info.rebound && (self.depth > 0 || self.slots.contains_key(name)) {
@@ -1600,7 +1620,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     }
                     Some(LocalTy::Array(t)) if t == ty => {}
                     Some(_) => {
-                        self.err(&at, format!("`{}` is bound to values of different types", tuples::shown_local(name)));
+                        self.err(&at, assignments::different_types_error(&tuples::shown_local(name)));
                         return;
                     }
                 }
@@ -1629,26 +1649,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let nonneg = v.nonneg();
                 match cur {
                     Some(LocalTy::Array(_)) => {
-                        let shown = tuples::shown_local(name);
-                        self.err(&at, format!("`{shown}` holds an array and cannot be assigned a scalar"));
+                        self.err(&at, assignments::scalar_into_error(&tuples::shown_local(name), "an array"));
                         return;
                     }
                     Some(LocalTy::Tuple(_)) => {
-                        let shown = tuples::shown_local(name);
-                        self.err(&at, format!("`{shown}` holds a tuple and cannot be assigned a scalar"));
+                        self.err(&at, assignments::scalar_into_error(&tuples::shown_local(name), "a tuple"));
                         return;
                     }
                     Some(LocalTy::Scalar(t)) if info.fixed => {
                         if !widens_to(s, t.dtype) {
-                            let what = if info.param { "parameter" } else { "local" };
-                            self.err(
-                                &value_at,
-                                format!(
-                                    "cannot assign {} to {what} `{name}` of type {}: it would narrow the value (cast explicitly)",
-                                    s.dtype.name(),
-                                    t.dtype.name()
-                                ),
-                            );
+                            self.err(&value_at, assignments::narrowing_error(info.param, name, s.dtype, t.dtype));
                             return;
                         }
                     }
@@ -1662,15 +1672,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
                             }
                             Some(_) => {}
                             None => {
-                                self.err(
-                                    &value_at,
-                                    format!(
-                                        "`{}` is assigned {} here but {} elsewhere",
-                                        tuples::shown_local(name),
-                                        s.dtype.name(),
-                                        t.dtype.name()
-                                    ),
-                                );
+                                let shown = tuples::shown_local(name);
+                                self.err(&value_at, assignments::join_error(&shown, s.dtype, t.dtype));
                                 return;
                             }
                         }
@@ -1701,6 +1704,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let hir = self.hir;
         let at = hir.stmt_ranges[id];
         let update = elementwise::InPlace { at, op, target, value };
+        // Refused by the typecheck (see `typeck::assignments`): the value
+        // is checked, and a write to an input array.
+        if self.refused_stmts.get(id).is_some() {
+            self.expr(value);
+            self.refused_stores(&[target]);
+            return;
+        }
         match &hir.exprs[target] {
             hir::Expr::Name(name) => {
                 let mut cur = self.name(self.name_text(name), self.range(target));
@@ -1716,11 +1726,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let r = self.binop(op, cur, rhs, at);
                 self.assign_local(self.name_text(name), r, self.range(target), self.range(value));
             }
+            &hir::Expr::Subscript { base, .. } if self.refused.get(target).is_some() => {
+                self.refused_store(base);
+                self.expr(value);
+            }
             &hir::Expr::Subscript { index, .. } if self.is_array_index(index) => {
-                self.err(
-                    &at,
-                    "an augmented assignment through an array index is not supported: write `a[idx] = a[idx] + v`",
-                );
+                self.err(&at, assignments::AUGMENTED_ARRAY_INDEX);
                 self.expr(value);
             }
             hir::Expr::Subscript { .. } if self.is_view_expr(target) => self.view_in_place(&update),
@@ -1729,7 +1740,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.update_element(&arr, &idx, &update);
             }
             _ => {
-                self.err(&self.range(target), format!("cannot assign to {}", hir.construct_name(target)));
+                self.refused_statement(id, &self.range(target));
                 self.expr(value);
             }
         }

@@ -460,7 +460,7 @@ impl FnLower<'_, '_> {
             Val::Arr { v, ty } => self.copy_broadcast(&dst, (v, ty), target),
             Val::Err => {}
             v if v.scalar().is_some_and(|sc| sc.dtype.is_text()) => {
-                self.err(&target, "cannot store text in an array of numbers");
+                self.err(&target, typeck::assignments::TEXT_IN_A_VIEW);
             }
             v if v.scalar().is_some() => self.fill(&dst, v, &target),
             // `a[i, 0:2] = f(x)` of a tuple of numbers: the 1-D array
@@ -491,7 +491,7 @@ impl FnLower<'_, '_> {
             Val::Arr { v, ty } => Some((v, ty)),
             Val::Err => None,
             _ => {
-                self.err(&self.range(base), "only an array can be sliced");
+                self.err(&self.range(base), typeck::assignments::ONLY_ARRAYS_SLICED);
                 None
             }
         }
@@ -507,11 +507,11 @@ impl FnLower<'_, '_> {
             return;
         };
         if sr > dr {
-            self.err(at, format!("a {sr}-D array cannot be assigned to a {dr}-D slice"));
+            self.err(at, typeck::assignments::view_rank_error(sr, dr));
             return;
         }
-        if src.1.dtype.is_text() || (src.1.dtype.is_complex() && !dst.1.dtype.is_complex()) {
-            self.err(at, format!("cannot store {} in an array of {}", src.1.dtype.name(), dst.1.dtype.name()));
+        if let Some(message) = typeck::assignments::copy_dtype_error(src.1.dtype, dst.1.dtype) {
+            self.err(at, message);
             return;
         }
         if self.decl.attrs.is_device() {

@@ -50,7 +50,7 @@ pub(crate) fn element_local(name: &str, i: usize) -> String {
 
 /// A local's name as diagnostics show it: an element of a tuple local as
 /// the subscript that reads it (`t[0]`).
-pub(super) fn shown_local(name: &str) -> String {
+pub(crate) fn shown_local(name: &str) -> String {
     let mut parts = name.split('.');
     // A version of a parameter (`n$1`, see `hir`) is shown as its name.
     let first = parts.next().unwrap_or_default();
@@ -65,14 +65,6 @@ pub(super) fn shown_local(name: &str) -> String {
 
 /// The panic of an index out of a tuple's range, as CPython raises it.
 const TUPLE_INDEX_PANIC: &str = "IndexError: tuple index out of range";
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
 
 /// What a value is, in a diagnostic.
 pub(super) fn describe(v: &Val) -> &'static str {
@@ -233,19 +225,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             Some(LocalTy::Tuple(n)) if n == elts.len() => {}
             Some(LocalTy::Tuple(n)) => {
-                self.err(
-                    &value_at,
-                    format!(
-                        "`{shown}` holds a tuple of {n} element{} and cannot be bound to one of {}",
-                        plural(n),
-                        elts.len()
-                    ),
-                );
+                self.err(&value_at, typeck::assignments::tuple_length_error(&shown, n, elts.len()));
                 return;
             }
             Some(LocalTy::Scalar(_) | LocalTy::Array(_)) => {
-                let what = if info.param { "parameter" } else { "local" };
-                self.err(&at, format!("{what} `{shown}` does not hold a tuple and cannot be bound to one"));
+                self.err(&at, typeck::assignments::not_a_tuple_local_error(info.param, &shown));
                 return;
             }
         }
@@ -361,7 +345,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Some(elts.into_iter().map(|e| self.snapshot(e, value)).collect())
             }
             Val::Tuple(elts) => {
-                self.err(stmt, format!("{count} targets but {} values: the counts must match", elts.len()));
+                self.err(stmt, typeck::assignments::count_error(count, elts.len()));
                 None
             }
             Val::Arr { v: av, ty } if ty.ndim() == Some(1) => {
@@ -385,11 +369,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Some(elts)
             }
             Val::Arr { .. } => {
-                self.err(value, "only a 1-D array can be unpacked, into its elements");
+                self.err(value, typeck::assignments::UNPACKED_ARRAY);
                 None
             }
             other => {
-                self.err(value, format!("only a tuple or a 1-D array can be unpacked, not {}", describe(&other)));
+                self.err(value, typeck::assignments::not_unpackable_error(describe(&other)));
                 None
             }
         }
