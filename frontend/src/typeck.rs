@@ -414,6 +414,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         stored: ArenaMap::default(),
         uncalled: ArenaMap::default(),
         unlowered: ArenaMap::default(),
+        none_operands: ArenaMap::default(),
         none_locals: ArenaMap::default(),
     };
     let lists = list_locals(body);
@@ -497,6 +498,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.stored = subscripts_not_read(body);
         cx.uncalled = uncalled(body);
         cx.unlowered = unlowered_constructs(body);
+        cx.none_operands = none_operands(body);
         cx.none_locals = cx.maybe_none_locals();
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
@@ -836,6 +838,8 @@ struct Solver<'a> {
     /// The refused constructs the lowering does not lower (see
     /// [`unlowered_constructs`]).
     unlowered: ArenaMap<ExprId, ()>,
+    /// The `None`s read as numbers (see [`none_operands`]).
+    none_operands: ArenaMap<ExprId, ()>,
     /// While sweeping: the locals that may hold `None` (see
     /// [`Solver::maybe_none_locals`]).
     none_locals: ArenaMap<LocalId, ()>,
@@ -1738,6 +1742,9 @@ impl Solver<'_> {
                 t
             }
             Expr::IntTooLarge => self.refuse_here(e, "integer literal is too large for 64 bits"),
+            Expr::None if self.none_operands.get(e).is_some() && self.unlowered.get(e).is_none() => {
+                self.refuse_here(e, crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER)
+            }
             Expr::Refused { construct, .. } if self.unlowered.get(e).is_none() => {
                 self.refuse_here(e, refused_construct_error(construct))
             }
@@ -5353,6 +5360,33 @@ fn not_read_as_values(body: &Body) -> ArenaMap<ExprId, ()> {
     whole.extend(unlowered_parts(body));
     insert_subtrees(body, whole, &mut out);
     out
+}
+
+/// The `None`s of `body` the lowering reads as numbers, which they are
+/// not: the operands of arithmetic and unary operators and of orderings
+/// (not an index, where `None` is NumPy's new axis; not in an annotation,
+/// `Int64 | None`, which [`unlowered_constructs`] holds).
+fn none_operands(body: &Body) -> ArenaMap<ExprId, ()> {
+    let mut out = ArenaMap::default();
+    let none = |e: &ExprId| matches!(body.exprs[*e], Expr::None);
+    for (_, e) in body.exprs.iter() {
+        let operands: Vec<ExprId> = match e {
+            Expr::BinOp { lhs, rhs, .. } => vec![*lhs, *rhs],
+            Expr::UnaryOp { operand, .. } => vec![*operand],
+            Expr::Compare { ops, operands } if ops.iter().all(|op| is_ordering(*op)) => operands.to_vec(),
+            _ => continue,
+        };
+        for o in operands.into_iter().filter(none) {
+            out.insert(o, ());
+        }
+    }
+    out
+}
+
+/// Whether `op` orders its operands (`<`, `<=`, `>`, `>=`), which `None`
+/// is not.
+fn is_ordering(op: ast::CmpOp) -> bool {
+    matches!(op, ast::CmpOp::Lt | ast::CmpOp::LtE | ast::CmpOp::Gt | ast::CmpOp::GtE)
 }
 
 /// The arguments of the calls of `body`, positional and by keyword.

@@ -195,6 +195,10 @@ pub(super) fn none_test(op: ast::CmpOp) -> Option<bool> {
     }
 }
 
+/// `None` where a number is needed.
+pub(crate) const NONE_IS_NOT_A_NUMBER: &str =
+    "`None` is not a number: it can be assigned, returned, passed to a parameter that may be `None` or tested with `is`";
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// Whether the local `name` may be `None`.
     pub(super) fn is_maybe_none_local(&self, name: &str) -> bool {
@@ -258,11 +262,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     ),
                 )
             }
-            (_, Val::None) => self.err(
-                &at,
-                "`None` is not a number: it can be assigned, returned, passed to a parameter that may be `None` \
-                 or tested with `is`",
-            ),
+            (_, Val::None) => self.err(&at, NONE_IS_NOT_A_NUMBER),
             _ => self.err(
                 &at,
                 "this may be `None`: assign it to a local and test `is not None` before using it as a number",

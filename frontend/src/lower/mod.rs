@@ -53,7 +53,7 @@ pub(crate) mod grids;
 pub(crate) mod histograms;
 pub(crate) mod linalg;
 mod lists;
-mod maybe_none;
+pub(crate) mod maybe_none;
 pub(crate) use maybe_none::optional_number_error;
 pub(crate) mod nanreduce;
 mod ndindex;

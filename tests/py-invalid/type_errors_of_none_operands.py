@@ -1,0 +1,13 @@
+# error: `None` where a number is read (an operand of arithmetic, of a unary operator or of an ordering) is the typecheck's to refuse: every one reported, in the blocks of refused statements too, with no echo in what holds it
+from postyp import Float64, Int64
+
+
+def f(a: Float64[:], x: Float64, n: Int64) -> Float64:
+    y = 2.0 * None
+    z = -None
+    if None < x:
+        y = x ** None
+    w = None + None
+    with open("f") as h:
+        v = x - None
+    return x + y + z + w
