@@ -2726,10 +2726,11 @@ impl Solver<'_> {
     /// refuses it (its arguments typed: one it does not type may hold
     /// an error only the lowering finds).
     fn builtin_call(&self, e: ExprId, name: &str, args: &[ExprId]) -> Option<Ty> {
-        let tys = args.iter().map(|a| self.ty(*a)).collect::<Option<Vec<Ty>>>()?;
-        if let Some(message) = builtin_arity_error(name, tys.len()) {
+        // The count of arguments is refused whatever their types.
+        if let Some(message) = builtin_arity_error(name, args.len()) {
             return self.refuse_here(e, message);
         }
+        let tys = args.iter().map(|a| self.ty(*a)).collect::<Option<Vec<Ty>>>()?;
         let arg = |i: usize| self.body.expr_ranges[args[i]];
         match name {
             "len" => match len_error(tys.first()) {
