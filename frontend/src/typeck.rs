@@ -415,6 +415,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         uncalled: ArenaMap::default(),
         unlowered: ArenaMap::default(),
         none_operands: ArenaMap::default(),
+        displays: ArenaMap::default(),
         none_locals: ArenaMap::default(),
     };
     let lists = list_locals(body);
@@ -499,6 +500,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.uncalled = uncalled(body);
         cx.unlowered = unlowered_constructs(body);
         cx.none_operands = none_operands(body);
+        cx.displays = tuple_displays(body);
         cx.none_locals = cx.maybe_none_locals();
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
@@ -840,6 +842,8 @@ struct Solver<'a> {
     unlowered: ArenaMap<ExprId, ()>,
     /// The `None`s read as numbers (see [`none_operands`]).
     none_operands: ArenaMap<ExprId, ()>,
+    /// The tuples read as values (see [`tuple_displays`]).
+    displays: ArenaMap<ExprId, ()>,
     /// While sweeping: the locals that may hold `None` (see
     /// [`Solver::maybe_none_locals`]).
     none_locals: ArenaMap<LocalId, ()>,
@@ -1918,10 +1922,20 @@ impl Solver<'_> {
             }
             Expr::Subscript { base, index } => self.element(e, *base, *index),
             Expr::Tuple(es) => {
-                let elems = es.iter().map(|e| match self.body.exprs[*e] {
-                    Expr::Starred(_) => None,
-                    _ => self.ty(*e),
-                });
+                let starred: Vec<ExprId> =
+                    es.iter().copied().filter(|x| matches!(self.body.exprs[*x], Expr::Starred(_))).collect();
+                if !starred.is_empty() {
+                    // A display read as a value, as the lowering's
+                    // `tuple_display` refuses it: every `*` in it.
+                    if self.displays.get(e).is_some() {
+                        for s in starred {
+                            self.report(self.body.expr_ranges[s], STARRED_IN_TUPLE);
+                        }
+                        self.quiet(e);
+                    }
+                    return None;
+                }
+                let elems = es.iter().map(|e| self.ty(*e));
                 Some(Ty::Tuple(elems.collect::<Option<_>>()?))
             }
             Expr::Attribute { base, attr } if &**attr == "shape" => match self.ty(*base)? {
@@ -5390,6 +5404,44 @@ fn is_ordering(op: ast::CmpOp) -> bool {
     matches!(op, ast::CmpOp::Lt | ast::CmpOp::LtE | ast::CmpOp::Gt | ast::CmpOp::GtE)
 }
 
+/// `*` in a tuple read as a value.
+pub(crate) const STARRED_IN_TUPLE: &str = "`*` in a tuple is not supported";
+
+/// The tuples of `body` the lowering reads as values (its
+/// `tuple_display`): not a target, an index, the value of an unpacking
+/// (refused with the unpacking) or a part of what it does not lower.
+fn tuple_displays(body: &Body) -> ArenaMap<ExprId, ()> {
+    let mut excluded = ArenaMap::default();
+    let mut roots = unlowered_parts(body);
+    for (_, stmt) in body.stmts.iter() {
+        match stmt {
+            Stmt::Assign { targets, value } => {
+                roots.extend(targets.iter().copied());
+                if targets.iter().any(|t| matches!(body.exprs[*t], Expr::Tuple(_) | Expr::List(_))) {
+                    excluded.insert(*value, ());
+                }
+            }
+            Stmt::AnnAssign { target, .. } | Stmt::AugAssign { target, .. } | Stmt::For { target, .. } => {
+                roots.push(*target)
+            }
+            _ => {}
+        }
+    }
+    insert_subtrees(body, roots, &mut excluded);
+    for (_, e) in body.exprs.iter() {
+        if let Expr::Subscript { index, .. } = e {
+            excluded.insert(*index, ());
+        }
+    }
+    let mut out = ArenaMap::default();
+    for (id, e) in body.exprs.iter() {
+        if matches!(e, Expr::Tuple(_)) && excluded.get(id).is_none() {
+            out.insert(id, ());
+        }
+    }
+    out
+}
+
 /// The arguments of the calls of `body`, positional and by keyword.
 fn call_arguments(body: &Body) -> ArenaMap<ExprId, ()> {
     let mut out = ArenaMap::default();
@@ -5625,7 +5677,7 @@ fn unpacking_error(body: &Body, at: TextRange, targets: &[ExprId], value: ExprId
     }
     let values = tuple(value)?;
     if let Some(s) = values.iter().find(|e| matches!(body.exprs[**e], Expr::Starred(_))) {
-        return Some((body.expr_ranges[*s], "`*` in a tuple is not supported".into()));
+        return Some((body.expr_ranges[*s], STARRED_IN_TUPLE.into()));
     }
     (values.len() != names.len()).then(|| (at, assignments::count_error(names.len(), values.len())))
 }

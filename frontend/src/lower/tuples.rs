@@ -127,7 +127,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let mut failed = false;
         for &e in elements {
             if let crate::hir::Expr::Starred(inner) = hir.exprs[e] {
-                self.err(&self.range(e), "`*` in a tuple is not supported");
+                self.err(&self.range(e), crate::typeck::STARRED_IN_TUPLE);
                 self.expr(inner);
                 failed = true;
                 continue;
