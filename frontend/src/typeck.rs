@@ -5239,17 +5239,43 @@ pub(crate) fn arms_error(t: Option<&Ty>, f: Option<&Ty>, pure: bool) -> Option<S
 /// name.
 fn uncalled(body: &Body) -> ArenaMap<ExprId, ()> {
     let mut pending: Vec<ExprId> = Vec::new();
+    let mut out = ArenaMap::default();
     for (_, stmt) in body.stmts.iter() {
         match stmt {
-            Stmt::For { iter, .. } => pending.push(*iter),
+            Stmt::For { iter, .. } => {
+                // The calls a loop steps through (`range(n)`,
+                // `enumerate(zip(a, b))`, `np.ndindex(s)`), not what they
+                // are given, which is lowered as values.
+                let mut steps = vec![*iter];
+                while let Some(e) = steps.pop() {
+                    if let Expr::Call { func, args, .. } = &body.exprs[e] {
+                        if names_loop_steps(body, *func) {
+                            out.insert(e, ());
+                            out.insert(*func, ());
+                            steps.extend(args.iter().copied());
+                        }
+                    }
+                }
+            }
             Stmt::Raise { exc, cause } => pending.extend(exc.iter().chain(cause)),
             Stmt::Refused { exprs, .. } => pending.extend(exprs.iter()),
             _ => {}
         }
     }
-    let mut out = ArenaMap::default();
     insert_subtrees(body, pending, &mut out);
     out
+}
+
+/// Whether `func` names what a `for` loop steps through rather than a
+/// value it lowers: `range`, `enumerate`, `zip`, `prange` (however
+/// imported) and `np.ndindex`.
+fn names_loop_steps(body: &Body, func: ExprId) -> bool {
+    match &body.exprs[func] {
+        Expr::Name(Name::Free(n)) => matches!(&**n, "range" | "enumerate" | "zip"),
+        Expr::Name(Name::Global(n)) => matches!(&**n, "prange" | "ndindex"),
+        Expr::Attribute { attr, .. } => matches!(&**attr, "prange" | "ndindex"),
+        _ => false,
+    }
 }
 
 /// The statements of `body` in no loop's body (a loop's `else` clause is
