@@ -1666,6 +1666,13 @@ impl Solver<'_> {
         }
     }
 
+    /// The list local whose method `func` names (`xs.append`).
+    fn list_local_method(&self, func: ExprId) -> Option<LocalId> {
+        let Expr::Attribute { base, .. } = self.body.exprs[func] else { return None };
+        let Expr::Name(Name::Local(l)) = self.body.exprs[base] else { return None };
+        self.states[l].list.is_some().then_some(l)
+    }
+
     /// Whether `e` was refused, while sweeping.
     fn was_refused(&self, e: ExprId) -> bool {
         self.reports.borrow().as_ref().is_some_and(|r| r.refused.get(e).is_some())
@@ -1905,6 +1912,10 @@ impl Solver<'_> {
             }
             Expr::Call { func, args, keywords } if matches!(&self.body.exprs[*func], Expr::Name(Name::Free(n)) if &**n == "print") => {
                 self.print_call(e, args, keywords)
+            }
+            Expr::Call { func, args, keywords } if self.list_local_method(*func).is_some() => {
+                let list = self.list_local_method(*func)?;
+                self.list_method_call(e, *func, list, args, keywords)
             }
             Expr::Call { func, args, keywords } => {
                 if let Some((at, message)) = self.target_error(e, *func, args, keywords) {
@@ -4664,6 +4675,17 @@ impl Solver<'_> {
                     Some(Global::BoundaryModule(m)) if root != *base && m != "numpy" && &**attr != "dot" => {
                         Some((func_at, TargetError::CPython(&body.dotted(func)?).message()))
                     }
+                    // A method of a value (a local, an element, a call's
+                    // result) that compiled code does not call; not of a
+                    // local left without a type (its binding's error is
+                    // reported).
+                    None if !matches!(body.exprs[root], Expr::Name(Name::Global(_) | Name::Free(_)))
+                        && (!matches!(body.exprs[root], Expr::Name(_)) || self.ty(root).is_some())
+                        && !methods::method_compiles(attr) =>
+                    {
+                        let shown = body.dotted(func).unwrap_or_else(|| format!(".{attr}"));
+                        Some((func_at, TargetError::NotCallable(&shown).message()))
+                    }
                     _ => None,
                 }
             }
@@ -6527,6 +6549,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 
 pub(crate) mod assignments;
 pub(crate) mod loops;
+mod methods;
 mod numpy_functions;
 mod printing;
 #[cfg(test)]

@@ -37,6 +37,14 @@
 
 use super::*;
 
+/// A method of the list local `name` other than `append`.
+pub(crate) fn list_method_error(name: &str, attr: &str) -> String {
+    format!("`{name}.{attr}` is not compiled: a list grows by `append` and is read by index")
+}
+
+/// `xs.append(...)` of other than one value.
+pub(crate) const APPEND_TAKES_ONE_VALUE: &str = "`append` takes one value";
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// Declares in the entry block the buffer of every list local, an
     /// empty array of its dtype until the list is bound.
@@ -129,13 +137,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let name = self.name_text(n).to_owned();
         let buffer = *self.lists.get(&name)?;
         if &**attr != "append" {
-            return Some(self.err(
-                &hir.attr_ranges[c.func],
-                format!("`{name}.{attr}` is not compiled: a list grows by `append` and is read by index"),
-            ));
+            return Some(self.err(&hir.attr_ranges[c.func], list_method_error(&name, attr)));
         }
         let ([arg], []) = (c.args, c.keywords) else {
-            return Some(self.err(c, "`append` takes one value"));
+            return Some(self.err(c, APPEND_TAKES_ONE_VALUE));
         };
         if self.parallel_depth > 0 {
             // Iterations would move and write the one buffer at once.

@@ -52,7 +52,7 @@ mod gather;
 pub(crate) mod grids;
 pub(crate) mod histograms;
 pub(crate) mod linalg;
-mod lists;
+pub(crate) mod lists;
 pub(crate) mod maybe_none;
 pub(crate) use maybe_none::optional_number_error;
 pub(crate) mod nanreduce;

@@ -1,0 +1,16 @@
+# error: the methods compiled code does not call (of an array local, an element, a call's result; a list local's other than `append`, and `append` of other than one value) are the typecheck's: every one reported, with the arguments' own errors, in the blocks of refused statements too
+import numpy as np
+from postyp import Float64, Int64
+
+
+def methods(a: Float64[:], m: Float64[:, :], x: Float64, n: Int64) -> Float64:
+    b = a.tolist()
+    c = m[0].nonzero(undefined_arg)
+    d = np.zeros(n).view(np.int64)
+    xs = [1.0, 2.0]
+    xs.extend([3.0])
+    xs.append(1.0, 2.0)
+    xs.append(x)
+    with open("f") as h:
+        e = a.item()
+    return b + c + d + xs[0] + x
