@@ -2669,7 +2669,17 @@ impl Solver<'_> {
         match name {
             Name::Free(n) => match &**n {
                 "len" | "round" | "abs" | "min" | "max" => self.builtin_call(e, n, args),
-                "sum" => self.sum(tys()?),
+                "sum" => {
+                    use crate::lower::tuples::{summed_error, SUM_FORM};
+                    let (&[items] | &[items, _]) = args else { return self.refuse_here(e, SUM_FORM) };
+                    if self.maybe_none(items) {
+                        return None;
+                    }
+                    if let Some(message) = summed_error(Some(&self.ty(items)?)) {
+                        return self.refuse(e, self.body.expr_ranges[items], message);
+                    }
+                    self.sum(tys()?)
+                }
                 "divmod" => match &tys()?[..] {
                     [a, b] => Some(Ty::Tuple(vec![
                         self.arith_type(ast::Operator::FloorDiv, a, b)?,

@@ -1,4 +1,4 @@
-# error: the methods compiled code does not call (of an array local, an element, a call's result; a list local's other than `append`, and `append` of other than one value) are the typecheck's: every one reported, with the arguments' own errors, in the blocks of refused statements too
+# error: the methods compiled code does not call (of an array local, an element, a call's result; a list local's other than `append`, and `append` of other than one value; `sum` of what is not a tuple) are the typecheck's: every one reported, with the arguments' own errors, in the blocks of refused statements too
 import numpy as np
 from postyp import Float64, Int64
 
@@ -14,3 +14,11 @@ def methods(a: Float64[:], m: Float64[:, :], x: Float64, n: Int64) -> Float64:
     with open("f") as h:
         e = a.item()
     return b + c + d + xs[0] + x
+
+
+def sums(a: Float64[:], t: tuple[Float64, Float64], x: Float64) -> Float64:
+    b = sum(a)
+    c = sum(x)
+    d = sum(t, 0.0, 1.0)
+    e = sum()
+    return b + c + d + e + sum(t)

@@ -76,6 +76,19 @@ pub(super) fn describe(v: &Val) -> &'static str {
     }
 }
 
+/// `sum` of other than a tuple and a start value.
+pub(crate) const SUM_FORM: &str = "`sum` takes a tuple and an optional start value";
+
+/// Why `sum` refuses to add up a value of type `items` (`None`: no
+/// value): not a tuple.
+pub(crate) fn summed_error(items: Option<&typeck::Ty>) -> Option<String> {
+    match items {
+        Some(typeck::Ty::Tuple(_)) => None,
+        Some(typeck::Ty::Arr(_)) => Some("`sum` takes a tuple here; an array's sum is `np.sum(a)`".into()),
+        other => Some(format!("`sum` takes a tuple, not {}", typeck::describe_ty(other))),
+    }
+}
+
 /// What a value is, with its article, in a diagnostic.
 fn describe_a(v: &Val) -> String {
     match v {
@@ -606,7 +619,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let s = self.expr(start);
                 return self.sum_of(t, s, self.range(items), c);
             }
-            _ => return self.err(&c.at, "`sum` takes a tuple and an optional start value"),
+            _ => return self.err(&c.at, SUM_FORM),
         };
         let t = self.expr(items);
         self.sum_of(t, start, self.range(items), c)
@@ -616,8 +629,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let elts = match items {
             Val::Tuple(elts) => elts,
             Val::Err => return Val::Err,
-            Val::Arr { .. } => return self.err(&at, "`sum` takes a tuple here; an array's sum is `np.sum(a)`"),
-            other => return self.err(&at, format!("`sum` takes a tuple, not {}", describe(&other))),
+            other => return self.err(&at, summed_error(other.ty().as_ref()).unwrap_or_default()),
         };
         let mut acc = start;
         for e in elts {
