@@ -2576,7 +2576,7 @@ impl Solver<'_> {
             }
         }
         if self.names_postc_empty(func) {
-            return self.postc_empty(args);
+            return self.postc_empty(e, args);
         }
         // `np.where(c, a, b)` and `np.clip(a, lo, hi)`, as the lowering's
         // `element_select` (of arrays, a node of a whole-array expression).
@@ -2881,10 +2881,23 @@ impl Solver<'_> {
     /// array of the dtype named as a cast is (`Float64`, `float`,
     /// `postyp.Float64`), its extent static when written as a
     /// non-negative integer literal.
-    fn postc_empty(&self, args: &[ExprId]) -> Option<Ty> {
-        let [n, dtype] = args else { return None };
-        let d = self.cast_dtype(*dtype)?;
-        let len = self.ty(*n)?;
+    fn postc_empty(&self, e: ExprId, args: &[ExprId]) -> Option<Ty> {
+        use crate::lower::{EMPTY_DTYPE, EMPTY_FORM, EMPTY_LENGTH};
+        let at = |x: ExprId| self.body.expr_ranges[x];
+        let &[n, dtype] = args else { return self.refuse_here(e, EMPTY_FORM) };
+        // A value (it has a type) or a dtype of text is no numeric dtype.
+        if self.ty(dtype).is_some() || self.cast_dtype(dtype).is_some_and(|d| d.is_text()) {
+            return self.refuse(e, at(dtype), EMPTY_DTYPE);
+        }
+        if !self.maybe_none(n) {
+            if let Some(t) = self.ty(n) {
+                if t.scalar().is_none_or(|s| kind(s.dtype) != Kind::Int) {
+                    return self.refuse(e, at(n), EMPTY_LENGTH);
+                }
+            }
+        }
+        let d = self.cast_dtype(dtype)?;
+        let len = self.ty(n)?;
         if d.is_text() || kind(len.scalar()?.dtype) != Kind::Int || !len.converts_to(DType::Int64) {
             return None;
         }

@@ -1,5 +1,6 @@
-# error: the methods compiled code does not call (of an array local, an element, a call's result; a list local's other than `append`, and `append` of other than one value; `sum` of what is not a tuple) are the typecheck's: every one reported, with the arguments' own errors, in the blocks of refused statements too
+# error: the methods compiled code does not call (of an array local, an element, a call's result; a list local's other than `append`, and `append` of other than one value; `sum` of what is not a tuple; `postc.empty` of other than an integer length and a numeric dtype) are the typecheck's: every one reported, with the arguments' own errors, in the blocks of refused statements too
 import numpy as np
+import postc
 from postyp import Float64, Int64
 
 
@@ -22,3 +23,11 @@ def sums(a: Float64[:], t: tuple[Float64, Float64], x: Float64) -> Float64:
     d = sum(t, 0.0, 1.0)
     e = sum()
     return b + c + d + e + sum(t)
+
+
+def empties(n: Int64, x: Float64) -> Float64:
+    from_value = postc.empty(n, n)
+    of_text = postc.empty(n, str)
+    of_float = postc.empty(x, Float64)
+    of_three = postc.empty(n, Float64, 1)
+    return from_value[0] + of_text[0] + of_float[0] + of_three[0]

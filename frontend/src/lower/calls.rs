@@ -76,6 +76,13 @@ pub(crate) fn numpy_compiles(name: &str) -> bool {
         || matches!(name, "where" | "clip" | "dot" | "ndindex" | "iinfo" | "finfo")
 }
 
+/// `postc.empty` of other than a length and a dtype.
+pub(crate) const EMPTY_FORM: &str = "`empty` takes a length and a dtype: `empty(n, Float64)`";
+/// `postc.empty` of what is not a numeric dtype.
+pub(crate) const EMPTY_DTYPE: &str = "`empty` takes a numeric dtype such as `Float64`";
+/// `postc.empty` of a length that is not an integer.
+pub(crate) const EMPTY_LENGTH: &str = "the length of `empty` is an integer";
+
 impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn target_of(&self, f: hir::ExprId) -> Option<Target> {
         match &self.hir.exprs[f] {
@@ -387,20 +394,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Target::Cast { dtype, weak } => self.cast_call(dtype, weak, c),
             Target::Empty => {
                 if args.len() != 2 {
-                    return self.err(&c.at, "`empty` takes a length and a dtype: `empty(n, Float64)`");
+                    return self.err(&c.at, EMPTY_FORM);
                 }
                 let n = self.expr(args[0]);
                 let Some(dt) = (match self.target_of(args[1]) {
                     Some(Target::Cast { dtype, .. }) if !dtype.is_text() => Some(dtype),
                     _ => None,
                 }) else {
-                    return self.err(&self.range(args[1]), "`empty` takes a numeric dtype such as `Float64`");
+                    return self.err(&self.range(args[1]), EMPTY_DTYPE);
                 };
                 match n.scalar() {
                     Some(s) if kind(s.dtype) == Kind::Int => {}
                     _ => {
                         if !matches!(n, Val::Err) {
-                            self.err(&self.range(args[0]), "the length of `empty` is an integer");
+                            self.err(&self.range(args[0]), EMPTY_LENGTH);
                         }
                         return Val::Err;
                     }
