@@ -265,7 +265,21 @@
 //!   argument has a type); the expressions refused whatever their types
 //!   (dict and set displays, comprehensions but a list's assigned to a
 //!   name, lambdas, f-strings but an assert's message, assignment
-//!   expressions: [`refused_construct_error`]), and not the call of one.
+//!   expressions: [`refused_construct_error`]), and not the call of one;
+//! - undefined names given as arguments (a dtype argument that is one is
+//!   not reported again as no dtype: see [`call_arguments`]); `None` read
+//!   as a number ([`none_operands`]: an operand of arithmetic, of a unary
+//!   operator or of an ordering); `*` in a tuple read as a value
+//!   ([`tuple_displays`]); a builtin's count of arguments whatever their
+//!   types; `sum` of other than a tuple and a start value;
+//!   `postc.empty` of other than an integer length and a numeric dtype;
+//!   the NumPy functions compiled code does not call
+//!   ([`crate::lower::numpy_compiles`], decided once), the methods of
+//!   values it does not call ([`methods::method_compiles`]: not of a
+//!   local left without a type) and a list local's methods other than
+//!   `append`, and `append` of other than one value; the callees of what
+//!   a `for` loop runs over but the calls it steps through
+//!   ([`uncalled`]).
 //!
 //! The other errors are still the lowering's to report.
 //!
