@@ -1980,6 +1980,15 @@ impl Solver<'_> {
                 let (which, args, keywords) = self.type_info_of(*base)?;
                 self.type_info(e, *base, which, args, keywords, attr)
             }
+            // `m.x` of a POST module without `x`, read as a value (its
+            // constants are resolved when the body is built).
+            Expr::Attribute { base, attr } if self.post_module_of(*base).is_some() => {
+                let m = self.post_module_of(*base)?;
+                if self.not_values.get(e).is_some() {
+                    return None;
+                }
+                self.refuse(e, self.body.attr_ranges[e], format!("module `{m}` has no `{attr}`"))
+            }
             // As the lowering's `attribute` of an array, or of a number.
             Expr::Attribute { base, attr } => {
                 let base_ty = self.ty(*base)?;
@@ -4652,7 +4661,12 @@ impl Solver<'_> {
             Expr::Name(Name::Free(n)) => match &**n {
                 // `range(...)` held in a local, `print`'s keywords, and
                 // `type(x)` are the lowering's.
-                "range" | "print" | "type" => None,
+                // `type(x)` of what is not a scalar parameter casts to
+                // nothing; of one, its uses are the lowering's.
+                "type" => parameter_type(body, self.env.decl, self.env.types, e)
+                    .is_none()
+                    .then(|| (func_at, crate::lower::TYPE_OF_NO_PARAMETER.to_owned())),
+                "range" | "print" => None,
                 n if is_builtin(n) || python_scalar(n).is_some() => arguments(),
                 n => Some((func_at, TargetError::Undefined(n).message())),
             },

@@ -76,6 +76,9 @@ pub(crate) fn numpy_compiles(name: &str) -> bool {
         || matches!(name, "where" | "clip" | "dot" | "ndindex" | "iinfo" | "finfo")
 }
 
+/// `type(x)` where compiled code does not take it.
+pub(crate) const TYPE_OF_NO_PARAMETER: &str =
+    "`type(x)` is compiled only of a scalar parameter, and only called to cast (`T = type(x)`, `T(0.5)`)";
 /// `postc.empty` of other than a length and a dtype.
 pub(crate) const EMPTY_FORM: &str = "`empty` takes a length and a dtype: `empty(n, Float64)`";
 /// `postc.empty` of what is not a numeric dtype.
@@ -337,10 +340,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 if self.cx.globals.get(self.name_text(n)).is_none() {
                     if shown == "type" {
-                        return self.err(
-                            &func_at,
-                            "`type(x)` is compiled only of a scalar parameter, and only called to cast (`T = type(x)`, `T(0.5)`)",
-                        );
+                        return self.err(&func_at, TYPE_OF_NO_PARAMETER);
                     }
                     return self.err(&func_at, TargetError::Undefined(&shown).message());
                 }

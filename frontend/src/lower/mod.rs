@@ -43,7 +43,7 @@ pub(crate) mod arrays;
 mod calls;
 pub(crate) use calls::{
     argument_error, bind, callee_error, generic_argument_error, is_builtin, nth_argument, numpy_compiles, TargetError,
-    EMPTY_DTYPE, EMPTY_FORM, EMPTY_LENGTH, KEYWORD_ARGUMENTS, STARRED_ARGUMENT,
+    EMPTY_DTYPE, EMPTY_FORM, EMPTY_LENGTH, KEYWORD_ARGUMENTS, STARRED_ARGUMENT, TYPE_OF_NO_PARAMETER,
 };
 pub(crate) mod diagonals;
 mod elementwise;
