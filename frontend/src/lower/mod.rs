@@ -1369,7 +1369,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.expr(value)
         };
         // Refused by the typecheck (see `typeck::assignments`): the value
-        // is checked, and the writes to input arrays.
+        // is checked, and the writes to input arrays it does not type.
         if self.refused_stmts.get(id).is_some() {
             self.refused_stores(targets);
             return;
@@ -1413,8 +1413,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// The stores of an assignment the typecheck refuses, to `targets`
-    /// (and the names they unpack into): each write to an input array is
-    /// still refused here.
+    /// (and the names they unpack into): each write to an input array
+    /// the typecheck does not type is refused here.
     fn refused_stores(&mut self, targets: &[hir::ExprId]) {
         let hir = self.hir;
         for &t in targets {
@@ -1431,8 +1431,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// A store into an element of `base` that the typecheck refuses (see
-    /// `typeck::assignments`): a write to an input array is still refused
-    /// here.
+    /// `typeck::assignments`): a write to an input array is refused here
+    /// where the typecheck does not type `base` (see `read_only_write`).
     fn refused_store(&mut self, base: hir::ExprId) {
         if let Val::Arr { ty, .. } = self.expr(base) {
             if !ty.is_output && self.is_param_array(base) {
@@ -1692,7 +1692,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let at = hir.stmt_ranges[id];
         let update = elementwise::InPlace { at, op, target, value };
         // Refused by the typecheck (see `typeck::assignments`): the value
-        // is checked, and a write to an input array.
+        // is checked, and a write to an input array it does not type.
         if self.refused_stmts.get(id).is_some() {
             self.expr(value);
             self.refused_stores(&[target]);

@@ -31,6 +31,11 @@
 //! the memory of the arrays it is given. Nothing else is followed through
 //! calls: NumPy's functions that return views are the `view_bases` of
 //! `slicing.rs`; every other call makes a new array or a number.
+//!
+//! Its answers ([`ReadOnly`], with the messages of the writes refused)
+//! are found before the typecheck runs and given to it: the typecheck
+//! refuses each write where it types the array written
+//! (`typeck::read_only`), the lowering only the others.
 
 use super::ModuleCx;
 use crate::declare::{FuncDecl, Global};
