@@ -374,6 +374,9 @@ pub(crate) struct ReadOnly {
     pub inputs: ArenaMap<hir::ExprId, ()>,
     /// The reads that may see a module-level array.
     pub constants: ArenaMap<hir::ExprId, ()>,
+    /// The calls of POST functions whose results may be views of the
+    /// arrays they are given (see [`callee_returns_view`]).
+    pub view_calls: ArenaMap<hir::ExprId, ()>,
 }
 
 impl ReadOnly {
@@ -391,20 +394,41 @@ impl ReadOnly {
             hir::Name::Global(g) => callee_returns_view(cx, cx.funcs, g),
             _ => false,
         };
+        let mut view_calls = ArenaMap::default();
+        for (e, expr) in hir.exprs.iter() {
+            if let hir::Expr::Call { func, .. } = expr {
+                if matches!(&hir.exprs[*func], hir::Expr::Name(n) if returns_view(n)) {
+                    view_calls.insert(e, ());
+                }
+            }
+        }
         ReadOnly {
             constants: shared_memory(hir, &constants, &returns_view).reads,
             inputs: shared_memory(hir, &input_arrays, &returns_view).reads,
+            view_calls,
         }
     }
 
     /// Whether `e` reads the memory of an input (not `Out`) array
     /// parameter or of a module-level array, so that writes through it
     /// are refused: the array itself, a view of it (`a[i]`, `a[:, j]`,
-    /// `a.T`), or a local bound to such a view.
+    /// `a.T`, what a POST function returning views of its arguments gives
+    /// of it), or a local bound to such a view.
     pub(crate) fn reads_input_memory(&self, hir: &hir::Body, e: hir::ExprId) -> bool {
         match &hir.exprs[e] {
             hir::Expr::Name(_) => self.inputs.contains_idx(e),
-            _ => super::slicing::view_bases(hir, e).into_iter().any(|b| self.reads_input_memory(hir, b)),
+            _ => self.bases(hir, e).into_iter().any(|b| self.reads_input_memory(hir, b)),
+        }
+    }
+
+    /// The arrays whose memory `e` may share: the [`view_bases`] of a
+    /// view, the arguments of a call in `view_calls`.
+    ///
+    /// [`view_bases`]: super::slicing::view_bases
+    fn bases(&self, hir: &hir::Body, e: hir::ExprId) -> Vec<hir::ExprId> {
+        match &hir.exprs[e] {
+            hir::Expr::Call { .. } if self.view_calls.contains_idx(e) => hir.children(e).into_iter().skip(1).collect(),
+            _ => super::slicing::view_bases(hir, e),
         }
     }
 
@@ -414,7 +438,7 @@ impl ReadOnly {
         match &hir.exprs[e] {
             hir::Expr::Name(hir::Name::Local(id)) if hir.locals[*id].kind == hir::LocalKind::Constant => true,
             hir::Expr::Name(_) => self.constants.contains_idx(e),
-            _ => super::slicing::view_bases(hir, e).into_iter().any(|b| self.reads_constant(hir, b)),
+            _ => self.bases(hir, e).into_iter().any(|b| self.reads_constant(hir, b)),
         }
     }
 
