@@ -337,6 +337,9 @@ pub(crate) struct TypeEnv<'a> {
     /// a large module, which the lowering, not reading them yet, does not
     /// ask for.
     pub expr_types: bool,
+    /// The reads of the body that may see read-only memory, whose writes
+    /// the sweep refuses (see [`read_only`]); `None`: none refused.
+    pub read_only: Option<&'a crate::lower::read_only::ReadOnly>,
 }
 
 /// A scalar local's type, as the lowering's `LocalInfo` holds it.
@@ -399,6 +402,10 @@ pub(crate) struct LocalTypes {
     /// `assert` whose message is not a string, `async for`): the lowering
     /// does not lower them, only what they hold that it checks.
     pub refused_stmts: ArenaMap<StmtId, ()>,
+    /// The arrays written whose writes it refused for being read-only
+    /// (see [`read_only`]): the lowering, reaching those writes, reports
+    /// nothing more.
+    pub read_only_writes: ArenaMap<ExprId, ()>,
 }
 
 /// A type error: where, and what.
@@ -519,6 +526,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
+        out.read_only_writes = reports.read_only_writes;
     }
     out
 }
@@ -868,6 +876,7 @@ struct Reports {
     errors: Vec<TypeError>,
     refused: ArenaMap<ExprId, ()>,
     refused_stmts: ArenaMap<StmtId, ()>,
+    read_only_writes: ArenaMap<ExprId, ()>,
 }
 
 impl Solver<'_> {
@@ -3950,7 +3959,10 @@ impl Solver<'_> {
             // A method of an array local or of a view, as the lowering finds it.
             Expr::Attribute { base, attr } if matches!(&**attr, "sort" | "argsort") => {
                 let array = match &self.body.exprs[*base] {
-                    Expr::Name(Name::Local(l)) => self.states[*l].arr.is_some(),
+                    Expr::Name(name @ Name::Local(l)) => match self.body.locals[*l].kind {
+                        LocalKind::Param | LocalKind::Constant => matches!(self.name(name), Some(Ty::Arr(_))),
+                        _ => self.states[*l].arr.is_some(),
+                    },
                     Expr::Subscript { .. } => true,
                     _ => false,
                 };
@@ -4851,6 +4863,9 @@ impl Solver<'_> {
         // The arguments whose types do not fit, each reported where the
         // lowering would certainly report it.
         let (mut typed, mut misfits, mut certain) = (true, Vec::new(), !matches!(global, Global::Generic(_)));
+        // The arrays given for `Out` parameters that the caller cannot
+        // write: reported whether or not the call is refused.
+        let mut read_only = Vec::new();
         for (i, g) in given.iter().enumerate() {
             let p = &callee.params[i];
             let Some(a) = g.map(|w| written[w]) else { continue };
@@ -4881,10 +4896,19 @@ impl Solver<'_> {
                 typed = false;
                 continue;
             }
+            // An array the callee writes (`Out`): not one the caller
+            // cannot write (see `read_only`).
+            if let Some(message) =
+                (!matches!(global, Global::Generic(_))).then(|| self.written_argument_error(&callee, i, a)).flatten()
+            {
+                read_only.push((self.body.expr_ranges[a], message));
+                typed = false;
+                continue;
+            }
             let widens = |a: &Ty, d: DType| a.scalar().is_some_and(|s| widens_to(s, d)) && a.converts_to(d);
             typed &= match &t {
                 // An array the callee writes (`Out`) may be any the caller
-                // can write: whether it is one is the lowering's check.
+                // can write (one it cannot is refused above).
                 Ty::Arr(ty) => p.is_array && array_fits(ty, p),
                 // A tuple of numbers, each widening to its element.
                 Ty::Tuple(elems) if p.is_tuple() => {
@@ -4897,12 +4921,18 @@ impl Solver<'_> {
         }
         if certain {
             // The call refused once, each argument reported.
+            misfits.append(&mut read_only);
+            misfits.sort_by_key(|(at, _)| at.start());
             for (k, (at, message)) in misfits.into_iter().enumerate() {
                 if k == 0 {
                     self.refuse(e, at, message);
                 } else {
                     self.report(at, message);
                 }
+            }
+        } else {
+            for (at, message) in read_only {
+                self.report(at, message);
             }
         }
         if !typed {
@@ -6603,5 +6633,6 @@ pub(crate) mod loops;
 mod methods;
 mod numpy_functions;
 mod printing;
+mod read_only;
 #[cfg(test)]
 mod tests;

@@ -1290,22 +1290,24 @@ impl<'a, 'c> FnLower<'a, 'c> {
         given: Option<hir::ExprId>,
         at: TextRange,
     ) -> Option<ValueId> {
-        let nth = i + 1;
         let name = &callee.name;
         let v = self.fitting_argument(callee, i, p, v, at)?;
         if let Val::Arr { v: av, ty } = &v {
-            if p.is_output && !ty.is_output && given.is_some_and(|a| self.reads_constant(a)) {
-                self.err(
-                    &at,
-                    format!(
-                        "argument {nth} of `{name}` is written by it, but this array is a module-level \
-                         array, a read-only constant of compiled code (pass a `.copy()`)"
-                    ),
-                );
-                return None;
-            }
-            if p.is_output && !ty.is_output && given.is_some_and(|a| self.is_param_array(a)) {
-                self.err(&at, format!("argument {nth} of `{name}` is written by it, but this array is an input"));
+            let written = given.filter(|_| p.is_output && !ty.is_output).and_then(|a| {
+                let message = self.read_only.written_argument_error(self.hir, name, i, a)?;
+                Some((a, message))
+            });
+            if let Some((a, message)) = written {
+                // Reported by the typecheck where it types the argument
+                // (see `typeck::read_only`).
+                if self.read_only_reported.contains_idx(a) {
+                    return None;
+                }
+                if self.expr_types.contains_idx(a) {
+                    self.unrefused(&at);
+                    return None;
+                }
+                self.err(&at, message);
                 return None;
             }
             return Some(*av);

@@ -117,8 +117,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             _ => a.target,
         };
         if !ty.is_output && self.is_param_array(written) {
-            let msg = self.read_only_message(written);
-            self.err(&self.range(written), msg);
+            self.read_only_write(written, true);
             return;
         }
         self.fuse(a.value, Some((a, v, ty)), false);

@@ -1112,8 +1112,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         };
         if store && !ty.is_output && self.is_param_array(base) {
-            let msg = self.read_only_message(base);
-            self.err(&base_at, msg);
+            self.read_only_write(base, true);
             return None;
         }
         let index_exprs = slicing::written_entries(hir, index);

@@ -453,9 +453,10 @@ pub(crate) struct FnLower<'a, 'c> {
     refused_stmts: la_arena::ArenaMap<hir::StmtId, ()>,
     /// The reads of names that may see the memory of an input array or of
     /// a module-level array (see `read_only.rs`).
-    input_views: la_arena::ArenaMap<hir::ExprId, ()>,
-    /// Those of them that may see a module-level array's.
-    constant_views: la_arena::ArenaMap<hir::ExprId, ()>,
+    read_only: read_only::ReadOnly,
+    /// The arrays written whose writes the typecheck refused for being
+    /// read-only (see `typeck::read_only`).
+    read_only_reported: la_arena::ArenaMap<hir::ExprId, ()>,
     /// Locals bound to a NumPy dtype (`dtype = np.int_`), which `dtype=`
     /// arguments may name.
     dtype_locals: HashMap<String, DType>,
@@ -581,19 +582,7 @@ fn lower_body(
             }
         }
     }
-    let mut input_arrays: HashSet<String> = (decl.params.iter())
-        .filter(|(_, t)| types.get(*t).is_array && !types.get(*t).is_output)
-        .map(|(n, _)| n.clone())
-        .collect();
-    let constants: HashSet<String> =
-        (hir.locals.values()).filter(|l| l.kind == LocalKind::Constant).map(|l| l.name.to_string()).collect();
-    input_arrays.extend(constants.iter().cloned());
-    let returns_view = |n: &hir::Name| match n {
-        hir::Name::Global(g) => read_only::callee_returns_view(cx, cx.funcs, g),
-        _ => false,
-    };
-    let constant_views = read_only::shared_memory(&hir, &constants, &returns_view).reads;
-    let input_views = read_only::shared_memory(&hir, &input_arrays, &returns_view).reads;
+    let read_only = read_only::ReadOnly::of(cx, &hir, decl, types);
     // An array parameter assigned in the body lives in a `let` from the
     // start (`declare_rebound_arrays`), as a rebound array local does.
     // A name in a tuple target (`x, y = y, x`) is assigned too.
@@ -632,6 +621,7 @@ fn lower_body(
         imported: &imported,
         intrinsics: cx.intrinsics,
         expr_types: true,
+        read_only: Some(&read_only),
     };
     let solved = typeck::local_types(&hir, &env);
     for (id, t) in solved.scalars.iter() {
@@ -670,8 +660,8 @@ fn lower_body(
     fl.diags = solved.errors.into_iter().map(|e| cx.src.error(&e.at, unversioned(e.message))).collect();
     fl.widened_params = widened;
     fl.lists = solved.lists.iter().map(|id| (hir.locals[*id].name.to_string(), None)).collect();
-    fl.input_views = input_views;
-    fl.constant_views = constant_views;
+    fl.read_only = read_only;
+    fl.read_only_reported = solved.read_only_writes;
     fl.body(def);
     // With other diagnostics, a binding the types do not hold is their
     // echo; without them, it is reported rather than compiled wrong.
@@ -733,6 +723,7 @@ fn inferred_result_in(
         imported: &imported,
         intrinsics: cx.intrinsics,
         expr_types: true,
+        read_only: None,
     };
     let solved = typeck::local_types(&hir, &env);
     let (mut scalar, mut array): (Option<Scalar>, Option<TypeData>) = (None, None);
@@ -923,8 +914,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             expr_types: la_arena::ArenaMap::default(),
             refused: la_arena::ArenaMap::default(),
             refused_stmts: la_arena::ArenaMap::default(),
-            input_views: la_arena::ArenaMap::default(),
-            constant_views: la_arena::ArenaMap::default(),
+            read_only: read_only::ReadOnly::default(),
+            read_only_reported: la_arena::ArenaMap::default(),
             dtype_locals: HashMap::new(),
             range_locals: HashMap::new(),
             lists: HashMap::new(),
@@ -1378,7 +1369,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.expr(value)
         };
         // Refused by the typecheck (see `typeck::assignments`): the value
-        // is checked, and the writes to input arrays.
+        // is checked, and the writes to input arrays it does not type.
         if self.refused_stmts.get(id).is_some() {
             self.refused_stores(targets);
             return;
@@ -1422,8 +1413,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// The stores of an assignment the typecheck refuses, to `targets`
-    /// (and the names they unpack into): each write to an input array is
-    /// still refused here.
+    /// (and the names they unpack into): each write to an input array
+    /// the typecheck does not type is refused here.
     fn refused_stores(&mut self, targets: &[hir::ExprId]) {
         let hir = self.hir;
         for &t in targets {
@@ -1440,13 +1431,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// A store into an element of `base` that the typecheck refuses (see
-    /// `typeck::assignments`): a write to an input array is still refused
-    /// here.
+    /// `typeck::assignments`): a write to an input array is refused here
+    /// where the typecheck does not type `base` (see `read_only_write`).
     fn refused_store(&mut self, base: hir::ExprId) {
         if let Val::Arr { ty, .. } = self.expr(base) {
             if !ty.is_output && self.is_param_array(base) {
-                let msg = self.read_only_message(base);
-                self.err(&self.range(base), msg);
+                self.read_only_write(base, true);
             }
         }
     }
@@ -1465,8 +1455,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         };
         if !arr.1.is_output && self.is_param_array(base) {
-            let msg = self.read_only_message(base);
-            self.err(&base_at, msg);
+            self.read_only_write(base, true);
             return;
         }
         let Some(idx) = self.index_array(index) else { return };
@@ -1476,14 +1465,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `a[i, idx] = v`, `a[mask, j] = v`: through the 1-D view the other
     /// entries pick (see `gather.rs`).
     fn assign_through_mixed_index(&mut self, base: hir::ExprId, index: hir::ExprId, p: usize, v: Val, at: TextRange) {
-        let base_at = self.range(base);
         let arr = match self.expr(base) {
             Val::Arr { v, ty } => (v, ty),
             _ => return,
         };
         if !arr.1.is_output && self.reads_input_memory(base) {
-            let msg = self.read_only_message(base);
-            self.err(&base_at, msg);
+            self.read_only_write(base, true);
             return;
         }
         let Some((view, idx)) = self.mixed_view(&arr, index, p, at) else { return };
@@ -1705,7 +1692,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let at = hir.stmt_ranges[id];
         let update = elementwise::InPlace { at, op, target, value };
         // Refused by the typecheck (see `typeck::assignments`): the value
-        // is checked, and a write to an input array.
+        // is checked, and a write to an input array it does not type.
         if self.refused_stmts.get(id).is_some() {
             self.expr(value);
             self.refused_stores(&[target]);

@@ -31,6 +31,11 @@
 //! the memory of the arrays it is given. Nothing else is followed through
 //! calls: NumPy's functions that return views are the `view_bases` of
 //! `slicing.rs`; every other call makes a new array or a number.
+//!
+//! Its answers ([`ReadOnly`], with the messages of the writes refused)
+//! are found before the typecheck runs and given to it: the typecheck
+//! refuses each write where it types the array written
+//! (`typeck::read_only`), the lowering only the others.
 
 use super::ModuleCx;
 use crate::declare::{FuncDecl, Global};
@@ -357,5 +362,135 @@ impl<'a> Walk<'a, '_> {
             }
             todo.extend(hir.children(e));
         }
+    }
+}
+
+/// The reads of one body that may see read-only memory (see
+/// [`shared_memory`]), found before the typecheck runs: both it and the
+/// lowering refuse the writes through them, with [`ReadOnly::message`].
+#[derive(Default)]
+pub(crate) struct ReadOnly {
+    /// The reads that may see an input array or a module-level array.
+    pub inputs: ArenaMap<hir::ExprId, ()>,
+    /// The reads that may see a module-level array.
+    pub constants: ArenaMap<hir::ExprId, ()>,
+    /// The calls of POST functions whose results may be views of the
+    /// arrays they are given (see [`callee_returns_view`]).
+    pub view_calls: ArenaMap<hir::ExprId, ()>,
+}
+
+impl ReadOnly {
+    /// The reads of `hir` (of a function declared as `decl`) that may see
+    /// read-only memory.
+    pub(super) fn of(cx: &ModuleCx<'_>, hir: &hir::Body, decl: &FuncDecl, types: &TypeTable) -> Self {
+        let mut input_arrays: HashSet<String> = (decl.params.iter())
+            .filter(|(_, t)| types.get(*t).is_array && !types.get(*t).is_output)
+            .map(|(n, _)| n.clone())
+            .collect();
+        let constants: HashSet<String> =
+            (hir.locals.values()).filter(|l| l.kind == hir::LocalKind::Constant).map(|l| l.name.to_string()).collect();
+        input_arrays.extend(constants.iter().cloned());
+        let returns_view = |n: &hir::Name| match n {
+            hir::Name::Global(g) => callee_returns_view(cx, cx.funcs, g),
+            _ => false,
+        };
+        let mut view_calls = ArenaMap::default();
+        for (e, expr) in hir.exprs.iter() {
+            if let hir::Expr::Call { func, .. } = expr {
+                if matches!(&hir.exprs[*func], hir::Expr::Name(n) if returns_view(n)) {
+                    view_calls.insert(e, ());
+                }
+            }
+        }
+        ReadOnly {
+            constants: shared_memory(hir, &constants, &returns_view).reads,
+            inputs: shared_memory(hir, &input_arrays, &returns_view).reads,
+            view_calls,
+        }
+    }
+
+    /// Whether `e` reads the memory of an input (not `Out`) array
+    /// parameter or of a module-level array, so that writes through it
+    /// are refused: the array itself, a view of it (`a[i]`, `a[:, j]`,
+    /// `a.T`, what a POST function returning views of its arguments gives
+    /// of it), or a local bound to such a view.
+    pub(crate) fn reads_input_memory(&self, hir: &hir::Body, e: hir::ExprId) -> bool {
+        match &hir.exprs[e] {
+            hir::Expr::Name(_) => self.inputs.contains_idx(e),
+            _ => self.bases(hir, e).into_iter().any(|b| self.reads_input_memory(hir, b)),
+        }
+    }
+
+    /// The arrays whose memory `e` may share: the [`view_bases`] of a
+    /// view, the arguments of a call in `view_calls`.
+    ///
+    /// [`view_bases`]: super::slicing::view_bases
+    fn bases(&self, hir: &hir::Body, e: hir::ExprId) -> Vec<hir::ExprId> {
+        match &hir.exprs[e] {
+            hir::Expr::Call { .. } if self.view_calls.contains_idx(e) => hir.children(e).into_iter().skip(1).collect(),
+            _ => super::slicing::view_bases(hir, e),
+        }
+    }
+
+    /// Whether `e` is a module-level array, a view of one, or a local
+    /// bound to such a view.
+    pub(crate) fn reads_constant(&self, hir: &hir::Body, e: hir::ExprId) -> bool {
+        match &hir.exprs[e] {
+            hir::Expr::Name(hir::Name::Local(id)) if hir.locals[*id].kind == hir::LocalKind::Constant => true,
+            hir::Expr::Name(_) => self.constants.contains_idx(e),
+            _ => self.bases(hir, e).into_iter().any(|b| self.reads_constant(hir, b)),
+        }
+    }
+
+    /// Why a write to `e`, which [`ReadOnly::reads_input_memory`], is
+    /// refused, in a function that is an instance of a generic one or not.
+    pub(crate) fn message(&self, hir: &hir::Body, instance: bool, e: hir::ExprId) -> String {
+        // An instance of a generic function is given its caller's input
+        // array: the caller's parameter is what to mark.
+        let fix = if !instance {
+            "cannot be written: mark the parameter `Out[...]`"
+        } else {
+            "cannot be written: a caller passes its input array here (mark that parameter `Out[...]`)"
+        };
+        let constant = "cannot be written: a module-level array is a read-only constant of compiled code (copy it \
+                        with `.copy()` to write)";
+        match &hir.exprs[e] {
+            hir::Expr::Name(hir::Name::Local(id)) if hir.locals[*id].kind == hir::LocalKind::Constant => {
+                format!("`{}` is a module-level array and {constant}", hir.locals[*id].name)
+            }
+            hir::Expr::Name(n) if self.constants.contains_idx(e) => {
+                format!("`{}` is a view of a module-level array and {constant}", hir.name_text(n))
+            }
+            _ if self.reads_constant(hir, e) => format!("this is a view of a module-level array and {constant}"),
+            hir::Expr::Name(hir::Name::Local(id))
+                if matches!(hir.locals[*id].kind, hir::LocalKind::Param | hir::LocalKind::Poisoned) =>
+            {
+                format!("`{}` is an input array and {fix}", hir.locals[*id].name)
+            }
+            hir::Expr::Name(n) => format!("`{}` is a view of an input array and {fix}", hir.name_text(n)),
+            _ => format!("this is a view of an input array and {fix}"),
+        }
+    }
+
+    /// Why the array `given` for parameter `i` (counted from 0) of
+    /// `callee`, which writes it (`Out`), is refused: a module-level array
+    /// or a view of one, an input array or a view of one; `None` for an
+    /// array the caller may write.
+    pub(crate) fn written_argument_error(
+        &self,
+        hir: &hir::Body,
+        callee: &str,
+        i: usize,
+        given: hir::ExprId,
+    ) -> Option<String> {
+        let nth = i + 1;
+        if self.reads_constant(hir, given) {
+            return Some(format!(
+                "argument {nth} of `{callee}` is written by it, but this array is a module-level array, a read-only \
+                 constant of compiled code (pass a `.copy()`)"
+            ));
+        }
+        (self.reads_input_memory(hir, given))
+            .then(|| format!("argument {nth} of `{callee}` is written by it, but this array is an input"))
     }
 }

@@ -445,8 +445,7 @@ impl FnLower<'_, '_> {
         let hir::Expr::Subscript { base, .. } = self.hir.exprs[s] else { unreachable!("a subscript") };
         let Some((av, ty)) = self.sliced_array(s) else { return };
         if !ty.is_output && self.reads_input_memory(base) {
-            let msg = self.read_only_message(base);
-            self.err(&self.range(base), msg);
+            self.read_only_write(base, true);
             return;
         }
         let target = self.range(s);
@@ -739,39 +738,13 @@ impl FnLower<'_, '_> {
 
     /// Why a write to `e`, which `reads_input_memory`, is refused.
     pub(super) fn read_only_message(&self, e: hir::ExprId) -> String {
-        // An instance of a generic function is given its caller's input
-        // array: the caller's parameter is what to mark.
-        let fix = if !self.decl.is_instance() {
-            "cannot be written: mark the parameter `Out[...]`"
-        } else {
-            "cannot be written: a caller passes its input array here (mark that parameter `Out[...]`)"
-        };
-        let constant = "cannot be written: a module-level array is a read-only constant of compiled code (copy it \
-                        with `.copy()` to write)";
-        match &self.hir.exprs[e] {
-            hir::Expr::Name(hir::Name::Local(id)) if self.hir.locals[*id].kind == hir::LocalKind::Constant => {
-                format!("`{}` is a module-level array and {constant}", self.hir.locals[*id].name)
-            }
-            hir::Expr::Name(n) if self.constant_views.contains_idx(e) => {
-                format!("`{}` is a view of a module-level array and {constant}", self.name_text(n))
-            }
-            _ if self.reads_constant(e) => format!("this is a view of a module-level array and {constant}"),
-            hir::Expr::Name(n) if self.locals.get(self.name_text(n)).is_some_and(|l| l.param) => {
-                format!("`{}` is an input array and {fix}", self.name_text(n))
-            }
-            hir::Expr::Name(n) => format!("`{}` is a view of an input array and {fix}", self.name_text(n)),
-            _ => format!("this is a view of an input array and {fix}"),
-        }
+        self.read_only.message(self.hir, self.decl.is_instance(), e)
     }
 
     /// Whether `e` is a module-level array, a view of one, or a local
     /// bound to such a view.
     pub(super) fn reads_constant(&self, e: hir::ExprId) -> bool {
-        match &self.hir.exprs[e] {
-            hir::Expr::Name(hir::Name::Local(id)) if self.hir.locals[*id].kind == hir::LocalKind::Constant => true,
-            hir::Expr::Name(_) => self.constant_views.contains_idx(e),
-            _ => view_bases(self.hir, e).into_iter().any(|b| self.reads_constant(b)),
-        }
+        self.read_only.reads_constant(self.hir, e)
     }
 
     /// Whether `e` is a view written as one: `a.T`, or a subscript that
@@ -799,10 +772,22 @@ impl FnLower<'_, '_> {
     /// itself, a view of it (`a[i]`, `a[:, j]`, `a.T`), or a local bound
     /// to such a view.
     pub(super) fn reads_input_memory(&self, e: hir::ExprId) -> bool {
-        match &self.hir.exprs[e] {
-            hir::Expr::Name(_) => self.input_views.contains_idx(e),
-            _ => view_bases(self.hir, e).into_iter().any(|b| self.reads_input_memory(b)),
+        self.read_only.reads_input_memory(self.hir, e)
+    }
+
+    /// A write to `written`, which `reads_input_memory`: the typecheck
+    /// reports it where it types the array written (`caught`: where it
+    /// checks this write); else it is reported here.
+    pub(super) fn read_only_write(&mut self, written: hir::ExprId, caught: bool) -> Val {
+        if self.read_only_reported.contains_idx(written) {
+            return Val::Err;
         }
+        let at = self.range(written);
+        if caught && self.expr_types.contains_idx(written) {
+            return self.unrefused(&at);
+        }
+        let message = self.read_only_message(written);
+        self.err(&at, message)
     }
 }
 

@@ -10,9 +10,9 @@
 //!   operator of an augmented assignment of a number: the statement is
 //!   refused, and the lowering checks its value only;
 //! - stores into elements, views and through array indices (every
-//!   target): the target is refused, and the lowering checks only whether
-//!   it writes to an input array, which needs its analysis of the views of
-//!   input memory.
+//!   target): the target is refused; a write into read-only memory (an
+//!   input array, a module-level array, a view of one) is reported beside
+//!   the statement's other errors (see [`super::read_only`]).
 //!
 //! What this module does not type (a value of no type, one that may be
 //! `None`, stores through a mixed index `a[i, idx]`, an array stored
@@ -220,10 +220,13 @@ impl Solver<'_> {
     /// that do not unpack into the targets, and every binding of a local
     /// whose type does not hold its value (see [`Solver::binding_errors`]),
     /// and the stores into its subscript targets (see
-    /// [`Solver::check_element_stores`]).
+    /// [`Solver::check_element_stores`]); every write into read-only
+    /// memory, the statement refused or not (see
+    /// [`Solver::check_read_only_targets`]).
     /// A value it does not type is the lowering's.
     pub(super) fn check_assignment(&self, s: StmtId) {
         let body = self.body;
+        self.check_read_only_targets(s);
         if self.reports.borrow().as_ref().is_some_and(|r| r.refused_stmts.get(s).is_some()) {
             // Refused for its form (see `check_assignment_targets`): its
             // stores are checked all the same, without their values.
@@ -392,8 +395,9 @@ impl Solver<'_> {
     /// `assign_through_array_index` and `scatter` refuse it, where it
     /// types the base and the index: what is not an array indexed, an
     /// index not of integers or Bools ([`array_index_error`]), an array
-    /// of no axes, a mask of more axes than the array. The value, and a
-    /// write to an input array, are the lowering's.
+    /// of no axes, a mask of more axes than the array. The value is the
+    /// lowering's; a write to an input array is reported by
+    /// [`Solver::check_read_only_targets`].
     fn array_index_store_error(&self, s: ExprId, base: ExprId, index: ExprId) -> Option<(TextRange, String)> {
         let body = self.body;
         if matches!(body.exprs[index], Expr::Tuple(_) | Expr::Slice { .. } | Expr::None | Expr::Ellipsis) {
@@ -422,8 +426,8 @@ impl Solver<'_> {
     /// types the base and the index: what is not an array sliced, the
     /// view's indices (as [`Solver::view`] refuses them where read), text
     /// stored, an array of more axes or of text or complex numbers into
-    /// real ones copied. Array indices, and a write to an input array, are
-    /// the lowering's.
+    /// real ones copied. Array indices are the lowering's; a write to an
+    /// input array is reported by [`Solver::check_read_only_targets`].
     fn check_view_store(&self, s: ExprId, base: ExprId, index: ExprId, value: Option<ExprId>) {
         let body = self.body;
         let entries: &[ExprId] = match &body.exprs[index] {
@@ -480,7 +484,7 @@ impl Solver<'_> {
     /// indices, which are stored through otherwise): a number or a tuple
     /// indexed, more indices than axes, an index that is not an integer,
     /// a value an element does not hold (see [`store_error`]). A write to
-    /// an input array is the lowering's (it reports it all the same).
+    /// an input array is reported by [`Solver::check_read_only_targets`].
     fn element_store_error(
         &self,
         s: ExprId,

@@ -161,7 +161,8 @@ impl Solver<'_> {
 
     /// `np.sort`, `a.sort()`, `np.argsort` and `a.argsort()`: a `kind=`
     /// NumPy does not name, arguments given to a method or other than one
-    /// to a function, what is not an array of real numbers of one axis.
+    /// to a function, what is not an array of real numbers of one axis,
+    /// `a.sort()` of read-only memory (see [`Solver::read_only_error`]).
     fn sort_error(
         &self,
         e: ExprId,
@@ -189,7 +190,12 @@ impl Solver<'_> {
             Ok(t) => t,
             Err(error) => return error,
         };
-        (ty.ndim() != Some(1)).then(|| (body.expr_ranges[array], one_axis_error(shown)))
+        if ty.ndim() != Some(1) {
+            return Some((body.expr_ranges[array], one_axis_error(shown)));
+        }
+        // `a.sort()` writes `a`.
+        let written = (g == NpFn::SortInPlace).then(|| self.read_only_error(array)).flatten();
+        written.map(|message| (body.expr_ranges[array], message))
     }
 
     /// `np.partition(a, kth)`: other arguments, what is not an array of

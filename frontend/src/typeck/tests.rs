@@ -50,6 +50,7 @@ fn typechecked<R>(
         imported,
         intrinsics: &module.intrinsic_imports,
         expr_types: true,
+        read_only: None,
     };
     then(&body, local_types(&body, &env))
 }
