@@ -181,8 +181,18 @@
 //!   sliced, their indices, bounds and steps, text, arrays of more axes,
 //!   of text or of complex numbers into real ones) and through array
 //!   indices (what is not an array, indices not of integers or Bools, an
-//!   array of no axes, a mask of more axes); a write to an input array
-//!   stays the lowering's, reported besides;
+//!   array of no axes, a mask of more axes); a write to an input array is
+//!   reported besides ([`read_only`]);
+//! - writes into read-only memory (an input array, a module-level array,
+//!   or a view of one, as `lower::read_only` finds them before the
+//!   typecheck runs, through locals bound in branches and loops and
+//!   through POST functions returning views of their arguments) where it
+//!   types the array written ([`read_only`]): stores into elements, views
+//!   and through array indices, augmented assignments and whole arrays
+//!   updated in place, in refused statements too, each reported beside the
+//!   statement's other errors; `a.sort()` of one (outside GPU code); and
+//!   one given for an `Out` parameter of a POST function (not of a generic
+//!   one, whose instance reports the write instead);
 //! - subscripts read as values (arguments and the bases of other
 //!   subscripts included; targets are checked with their assignment: see
 //!   [`subscripts_not_read`] and [`assignments`]) whose parts it
