@@ -154,6 +154,12 @@ pub(crate) struct ModuleCx<'a> {
     pub may_prange: bool,
     /// The module's generic functions and their instances.
     pub generics: &'a crate::generics::Generics,
+    /// Where the final lowering of a module records, for each function
+    /// it lowers without an error, the expressions it lowered that the
+    /// typecheck left untyped (see [`crate::untyped_in_final_lowering`]);
+    /// `None` in the rounds that find the functions' results, and where
+    /// nobody asks.
+    pub untyped_sink: Option<&'a std::cell::RefCell<Vec<String>>>,
 }
 
 /// Whether a module whose globals are `globals` can name `prange` (as
@@ -420,6 +426,10 @@ pub(crate) struct FnLower<'a, 'c> {
     /// the body has no other diagnostics (where it has, they are echoes
     /// of them), so that no body compiles with a wrong type.
     untyped: Vec<Diagnostic>,
+    /// The expressions lowered without a type of the typecheck's (the
+    /// literal `None` aside, which no type describes), recorded only when
+    /// `cx.untyped_sink` asks for them.
+    lowered_untyped: Vec<hir::ExprId>,
     /// Locals a binding of which was refused (its value reported): a read
     /// of one that finds it unbound echoes that error and reports nothing.
     refused_bindings: HashSet<String>,
@@ -688,6 +698,13 @@ fn lower_body(
         } else if decl.ret.is_some_and(|t| !fl.types.get(t).is_tuple()) {
             f.list_results = decl.result_lists.clone();
         }
+        if let Some(sink) = cx.untyped_sink {
+            for &e in &fl.lowered_untyped {
+                let (line, col) = cx.src.line_col(hir.expr_ranges[e].start().to_u32());
+                let construct = hir.construct_name(e);
+                sink.borrow_mut().push(format!("{}:{line}:{col}: {construct} in `{}`", cx.src.path, decl.name));
+            }
+        }
         Ok((f, fl.math_imports))
     } else {
         let mut diags = fl.diags;
@@ -908,6 +925,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             locals,
             slots: HashMap::new(),
             untyped: Vec::new(),
+            lowered_untyped: Vec::new(),
             refused_bindings: HashSet::new(),
             diags: Vec::new(),
             loops: Vec::new(),
