@@ -765,7 +765,7 @@ fn inferred_result_in(
             _ => values += 1,
         }
         let Some(ty) = solved.exprs.get(*v) else {
-            if calls_global(&hir, *v, generic) {
+            if calls_global(&hir, *v, generic) || holds_call_of(&hir, *v, generic) {
                 recursive = true;
                 continue;
             }
@@ -830,6 +830,21 @@ fn calls_global(hir: &hir::Body, e: hir::ExprId, name: &str) -> bool {
         hir.push_children(e, &mut pending);
     }
     false
+}
+
+/// Whether `e` reads a local that a binding of calls the module-level
+/// function `name` (`r = n * fact(n - 1)`, then `return r`): a `return` of
+/// it recurses as `return n * fact(n - 1)` does.
+fn holds_call_of(hir: &hir::Body, e: hir::ExprId, name: &str) -> bool {
+    let hir::Expr::Name(hir::Name::Local(local)) = hir.exprs[e] else { return false };
+    let binds = |t: &hir::ExprId| matches!(hir.exprs[*t], hir::Expr::Name(hir::Name::Local(l)) if l == local);
+    hir.stmts.values().any(|s| match s {
+        hir::Stmt::Assign { targets, value } => targets.iter().any(binds) && calls_global(hir, *value, name),
+        hir::Stmt::AnnAssign { target, value: Some(value), .. } | hir::Stmt::AugAssign { target, value, .. } => {
+            binds(target) && calls_global(hir, *value, name)
+        }
+        _ => false,
+    })
 }
 
 /// The type of a module-level array: C order, of its dtype, its extents
