@@ -128,6 +128,9 @@ pub struct PyFrontend {
     /// Every declared module's default values, kept after its unit is
     /// defined: the modules importing it call with them.
     defaults: lower::DefaultsByModule,
+    /// Where the final lowering records what it lowers untyped (see
+    /// [`untyped_in_final_lowering`]).
+    untyped_sink: Option<std::rc::Rc<std::cell::RefCell<Vec<String>>>>,
 }
 
 impl PyFrontend {
@@ -137,7 +140,7 @@ impl PyFrontend {
     /// include directory; any other import is a CPython module.
     pub fn new(files: &[PathBuf], include_dirs: Vec<PathBuf>) -> PyFrontend {
         let named = files.iter().filter_map(|f| module_name_of(f)).collect();
-        PyFrontend { include_dirs, named, units: HashMap::new(), defaults: HashMap::new() }
+        PyFrontend { include_dirs, named, units: HashMap::new(), defaults: HashMap::new(), untyped_sink: None }
     }
 
     fn is_post_module(&self, importer: &Path, name: &str) -> bool {
@@ -260,6 +263,7 @@ impl SourceFrontend for PyFrontend {
             imported_defaults: &self.defaults,
             may_prange: lower::module_may_prange(&unit.globals),
             generics: &generics,
+            untyped_sink: None,
         };
         loop {
             let unannotated: Vec<usize> = (0..own.len())
@@ -363,7 +367,7 @@ impl SourceFrontend for PyFrontend {
             uncalled.push(broken);
         }
         lower::read_only::mark_returned_views(&base, &mut funcs, stmts, &module.types);
-        let cx = ModuleCx { funcs: &funcs, ..base };
+        let cx = ModuleCx { funcs: &funcs, untyped_sink: self.untyped_sink.as_deref(), ..base };
         let mut bodies = Vec::new();
         let mut math_imports = std::collections::BTreeSet::new();
         for decl in &own {
@@ -514,6 +518,24 @@ pub fn lower_files(
         Ok(p) => Ok(p),
         Err(d) => Err((std::mem::take(&mut l.sources), d)),
     }
+}
+
+/// The expressions that the final lowering of `files` (the one that
+/// compiles each function, every function's result known) lowers without
+/// a type from the typecheck, in the functions it lowers without an error,
+/// as `path:line:col: construct in `function``; the literal `None` aside,
+/// which no type describes. For tests: while this is empty for a valid
+/// program, the final lowering of it runs none of its checks of values the
+/// typecheck leaves untyped (the earlier rounds, whose errors are dropped,
+/// lower calls of functions whose results are not found yet).
+pub fn untyped_in_final_lowering(files: &[PathBuf], include_dirs: Vec<PathBuf>) -> Vec<String> {
+    let sink = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let mut frontend = PyFrontend::new(files, include_dirs.clone());
+    frontend.untyped_sink = Some(sink.clone());
+    let mut l = Loader::with_include_dirs(include_dirs).with_frontend(Box::new(frontend));
+    let _ = l.load(files);
+    drop(l);
+    sink.take()
 }
 
 /// Lowers one POST Python source held in memory (its POST imports are

@@ -256,6 +256,18 @@ fn real_world_kernels_lower_with_the_typecheck_types() {
     }
 }
 
+/// The final lowering of every program reads the typecheck's type of each
+/// expression it lowers (the literal `None` aside): the lowering's checks
+/// of values the typecheck leaves untyped never run on a valid program.
+#[test]
+fn valid_programs_lower_only_typed_expressions() {
+    let untyped: Vec<String> = programs()
+        .iter()
+        .flat_map(|f| postc_frontend::untyped_in_final_lowering(std::slice::from_ref(f), Vec::new()))
+        .collect();
+    assert!(untyped.is_empty(), "lowered without a type:\n{}", untyped.join("\n"));
+}
+
 /// Every value of every program bound to a new local before it is used
 /// (`tests/bind_probe.py`) still lowers, or fails only as the program
 /// does not: no binding is left untyped by the typecheck ("the type of
@@ -279,6 +291,10 @@ fn values_bound_to_locals_are_typed() {
             if text.contains("internal error") {
                 failures.push(text);
             }
+        }
+        // A function that still lowers reads a type for what it binds.
+        for untyped in postc_frontend::untyped_in_final_lowering(&[probe.join(name)], Vec::new()) {
+            failures.push(format!("lowered without a type: {untyped}"));
         }
     }
     let _ = std::fs::remove_dir_all(&probe);

@@ -151,3 +151,17 @@ def fact(n):
 def factorials(n: Int64, m: Int32) -> Int64:
     """The recursive helper of an Int64 and of an Int32."""
     return fact(n) + Int64(fact(m))
+
+
+def fact_bound(n):
+    """Recursion through a local: the `return` of what the recursive call
+    gave is typed by the other, as the `return` of the call is."""
+    if n <= 1:
+        return 1
+    r = n * fact_bound(n - 1)
+    return r
+
+
+def factorials_bound(n: Int64) -> Int64:
+    """The helper whose recursive result is bound to a local."""
+    return fact_bound(n)

@@ -3925,6 +3925,7 @@ def _generic_helpers():
         C("keyword_only", "keyword_only", 1.25, 7),
         C("factorials", "factorials", 10, np.int32(5)),
         C("factorials_small", "factorials", 0, np.int32(1)),
+        C("factorials_bound", "factorials_bound", 12),
     ]
 
 

@@ -51,6 +51,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             return Val::Err;
         }
+        if self.cx.untyped_sink.is_some()
+            && self.expr_types.get(e).is_none()
+            && !matches!(hir.exprs[e], hir::Expr::None)
+        {
+            self.lowered_untyped.push(e);
+        }
         if let Some(v) = self.element_of.get(&e) {
             return v.clone();
         }

@@ -154,6 +154,12 @@ pub(crate) struct ModuleCx<'a> {
     pub may_prange: bool,
     /// The module's generic functions and their instances.
     pub generics: &'a crate::generics::Generics,
+    /// Where the final lowering of a module records, for each function
+    /// it lowers without an error, the expressions it lowered that the
+    /// typecheck left untyped (see [`crate::untyped_in_final_lowering`]);
+    /// `None` in the rounds that find the functions' results, and where
+    /// nobody asks.
+    pub untyped_sink: Option<&'a std::cell::RefCell<Vec<String>>>,
 }
 
 /// Whether a module whose globals are `globals` can name `prange` (as
@@ -420,6 +426,10 @@ pub(crate) struct FnLower<'a, 'c> {
     /// the body has no other diagnostics (where it has, they are echoes
     /// of them), so that no body compiles with a wrong type.
     untyped: Vec<Diagnostic>,
+    /// The expressions lowered without a type of the typecheck's (the
+    /// literal `None` aside, which no type describes), recorded only when
+    /// `cx.untyped_sink` asks for them.
+    lowered_untyped: Vec<hir::ExprId>,
     /// Locals a binding of which was refused (its value reported): a read
     /// of one that finds it unbound echoes that error and reports nothing.
     refused_bindings: HashSet<String>,
@@ -678,6 +688,13 @@ fn lower_body(
         } else if decl.ret.is_some_and(|t| !fl.types.get(t).is_tuple()) {
             f.list_results = decl.result_lists.clone();
         }
+        if let Some(sink) = cx.untyped_sink {
+            for &e in &fl.lowered_untyped {
+                let (line, col) = cx.src.line_col(hir.expr_ranges[e].start().to_u32());
+                let construct = hir.construct_name(e);
+                sink.borrow_mut().push(format!("{}:{line}:{col}: {construct} in `{}`", cx.src.path, decl.name));
+            }
+        }
         Ok((f, fl.math_imports))
     } else {
         let mut diags = fl.diags;
@@ -739,7 +756,7 @@ fn inferred_result_in(
             _ => values += 1,
         }
         let Some(ty) = solved.exprs.get(*v) else {
-            if calls_global(&hir, *v, generic) {
+            if calls_global(&hir, *v, generic) || holds_call_of(&hir, *v, generic) {
                 recursive = true;
                 continue;
             }
@@ -804,6 +821,21 @@ fn calls_global(hir: &hir::Body, e: hir::ExprId, name: &str) -> bool {
         hir.push_children(e, &mut pending);
     }
     false
+}
+
+/// Whether `e` reads a local that a binding of calls the module-level
+/// function `name` (`r = n * fact(n - 1)`, then `return r`): a `return` of
+/// it recurses as `return n * fact(n - 1)` does.
+fn holds_call_of(hir: &hir::Body, e: hir::ExprId, name: &str) -> bool {
+    let hir::Expr::Name(hir::Name::Local(local)) = hir.exprs[e] else { return false };
+    let binds = |t: &hir::ExprId| matches!(hir.exprs[*t], hir::Expr::Name(hir::Name::Local(l)) if l == local);
+    hir.stmts.values().any(|s| match s {
+        hir::Stmt::Assign { targets, value } => targets.iter().any(binds) && calls_global(hir, *value, name),
+        hir::Stmt::AnnAssign { target, value: Some(value), .. } | hir::Stmt::AugAssign { target, value, .. } => {
+            binds(target) && calls_global(hir, *value, name)
+        }
+        _ => false,
+    })
 }
 
 /// The type of a module-level array: C order, of its dtype, its extents
@@ -899,6 +931,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             locals,
             slots: HashMap::new(),
             untyped: Vec::new(),
+            lowered_untyped: Vec::new(),
             refused_bindings: HashSet::new(),
             diags: Vec::new(),
             loops: Vec::new(),
