@@ -68,7 +68,11 @@
 //! one of them or is refused by the lowering. A name is typed as a read
 //! of its local where its statement is: an array local (or a tuple local
 //! holding an array) has no type at or before its first binding, the
-//! target of that binding included.
+//! target of that binding included. What the final lowering of a valid
+//! program lowers has a type, every expression but the literal `None`
+//! (which no [`Ty`] describes: a value that may be `None` has its value's
+//! type); `tests/lowering.rs` checks it through
+//! `untyped_in_final_lowering`.
 //!
 //! Solving reports nothing: a binding
 //! whose value is not typed here (another NumPy call, a construct
