@@ -3149,7 +3149,10 @@ impl Solver<'_> {
                 // Every extent of a shape that is not an integer is
                 // reported, the call refused once.
                 let mut more = Vec::new();
-                if let Some((at, message)) = self.array_value_error(f, &shown, &form, body.expr_ranges[e], &mut more) {
+                let method = recv.is_some();
+                if let Some((at, message)) =
+                    self.array_value_error(f, &shown, &form, method, body.expr_ranges[e], &mut more)
+                {
                     self.refuse(e, at, message);
                     for (at, message) in more {
                         self.report(at, message);
@@ -3253,6 +3256,7 @@ impl Solver<'_> {
         f: ArrFn,
         shown: &str,
         form: &crate::lower::arrays::ArrayForm,
+        method: bool,
         call_at: TextRange,
         more: &mut Vec<(TextRange, String)>,
     ) -> Option<(TextRange, String)> {
@@ -3419,7 +3423,38 @@ impl Solver<'_> {
                 let d = dtype.unwrap_or(arange_common(bounds).unwrap_or(DType::Int64));
                 arange_dtype_error(shown, d).map(|message| (call_at, message))
             }
-            ArrFn::Reshape => None,
+            // As the lowering's `reshape_call`: its extents, the array,
+            // every extent that is not an integer (the first refuses the
+            // call, the others are reported with it), an array of axes not
+            // known or of text.
+            ArrFn::Reshape => {
+                use crate::lower::slicing::{reshape_extents, text_reshaped_error, RESHAPED_EXTENT};
+                let written = match reshape_extents(body, method, args, shown, call_at) {
+                    Ok(written) => written,
+                    Err(error) => return Some(error),
+                };
+                let Ty::Arr(ty) = self.ty(args[0])? else {
+                    return (!maybe_none(args[0])).then(|| (at(args[0]), format!("{shown} takes an array")));
+                };
+                let mut errors = Vec::new();
+                for x in written {
+                    if maybe_none(x) || matches!(body.exprs[x], Expr::Starred(_)) {
+                        return None;
+                    }
+                    if let Some(message) = int_operand_error(RESHAPED_EXTENT, Some(&self.ty(x)?)) {
+                        errors.push((at(x), message));
+                    }
+                }
+                if !errors.is_empty() {
+                    let first = errors.remove(0);
+                    more.extend(errors);
+                    return Some(first);
+                }
+                if ty.ndim().is_none() {
+                    return Some((at(args[0]), "the number of axes of this array is not known".into()));
+                }
+                ty.dtype.is_text().then(|| (call_at, text_reshaped_error(ty.dtype)))
+            }
         }
     }
 

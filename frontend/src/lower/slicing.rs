@@ -72,6 +72,45 @@ pub(super) enum Viewed {
     Element(Vec<ValueId>),
 }
 
+/// The extents `a.reshape(...)`, `np.reshape(a, shape)` (shown as
+/// `shown`, `method` for the first; `args` starts with `a`) writes, or
+/// why compiled code refuses the call whatever their values: no shape,
+/// the shape `()`.
+pub(crate) fn reshape_extents(
+    hir: &hir::Body,
+    method: bool,
+    args: &[hir::ExprId],
+    shown: &str,
+    call_at: TextRange,
+) -> Result<Vec<hir::ExprId>, (TextRange, String)> {
+    let written: Vec<hir::ExprId> = match args {
+        &[_, shape] if matches!(hir.exprs[shape], hir::Expr::Tuple(_) | hir::Expr::List(_)) => {
+            let (hir::Expr::Tuple(elts) | hir::Expr::List(elts)) = &hir.exprs[shape] else { return Ok(Vec::new()) };
+            elts.to_vec()
+        }
+        [_, rest @ ..] if !rest.is_empty() && (method || rest.len() == 1) => rest.to_vec(),
+        _ => {
+            let wanted = if method { "a shape" } else { "an array and a shape" };
+            return Err((call_at, format!("{shown} takes {wanted}")));
+        }
+    };
+    if written.is_empty() {
+        return Err((
+            call_at,
+            format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported"),
+        ));
+    }
+    Ok(written)
+}
+
+/// An extent given to a reshape, as messages name it.
+pub(crate) const RESHAPED_EXTENT: &str = "an extent of a shape";
+
+/// A reshape of an array of the text dtype `d`.
+pub(crate) fn text_reshaped_error(d: DType) -> String {
+    format!("an array of {} cannot be reshaped in compiled code", d.name())
+}
+
 impl FnLower<'_, '_> {
     /// `a[e_0, ..., e_m]` (the subscript `s`) of the array `(av, ty)` where
     /// `makes_view` holds: a view, or the element itself when every entry
@@ -287,23 +326,10 @@ impl FnLower<'_, '_> {
     pub(super) fn reshape_call(&mut self, shown: &str, method: bool, args: &[hir::ExprId], c: TextRange) -> Val {
         let hir = self.hir;
         let c = &c;
-        let written: Vec<hir::ExprId> = match args {
-            &[_, shape] if matches!(hir.exprs[shape], hir::Expr::Tuple(_) | hir::Expr::List(_)) => {
-                let (hir::Expr::Tuple(elts) | hir::Expr::List(elts)) = &hir.exprs[shape] else {
-                    unreachable!("a tuple or list")
-                };
-                elts.to_vec()
-            }
-            [_, rest @ ..] if !rest.is_empty() && (method || rest.len() == 1) => rest.to_vec(),
-            _ => {
-                let wanted = if method { "a shape" } else { "an array and a shape" };
-                return self.err(c, format!("{shown} takes {wanted}"));
-            }
+        let written = match reshape_extents(hir, method, args, shown, *c) {
+            Ok(written) => written,
+            Err((at, message)) => return self.err(&at, message),
         };
-        if written.is_empty() {
-            return self
-                .err(c, format!("{shown} makes arrays of one axis or more here: the shape `()` is not supported"));
-        }
         let (av, ty) = match self.expr(args[0]) {
             Val::Arr { v, ty } => (v, ty),
             Val::Err => return Val::Err,
@@ -311,7 +337,7 @@ impl FnLower<'_, '_> {
         };
         let mut entries = Vec::new();
         for &e in &written {
-            let v = self.int_operand(e, "an extent of a shape");
+            let v = self.int_operand(e, RESHAPED_EXTENT);
             entries.push(v.map(|v| (v, literal_int(hir, e))));
         }
         let Some(entries) = entries.into_iter().collect::<Option<Vec<_>>>() else { return Val::Err };
@@ -319,7 +345,7 @@ impl FnLower<'_, '_> {
             return self.err(&self.range(args[0]), "the number of axes of this array is not known");
         }
         if ty.dtype.is_text() {
-            return self.err(c, format!("an array of {} cannot be reshaped in compiled code", ty.dtype.name()));
+            return self.err(c, text_reshaped_error(ty.dtype));
         }
         self.reshaped(av, &ty, &entries, c)
     }
