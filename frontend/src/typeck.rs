@@ -2841,6 +2841,20 @@ impl Solver<'_> {
                 }
                 let values = spread_one_tuple(tys);
                 if values.iter().any(|v| matches!(v, Ty::Tuple(_))) {
+                    use crate::lower::tuples::{tuple_lengths_error, tuples_compared_error};
+                    // As the lowering's `min_max_of_tuples`: what is not a
+                    // tuple among tuples, tuples of different lengths.
+                    if let Some(i) = values.iter().position(|v| !matches!(v, Ty::Tuple(_))) {
+                        let message = tuples_compared_error(name, &describe_a_ty(Some(&values[i])));
+                        return self.refuse(e, arg(if args.len() == 1 { 0 } else { i }), message);
+                    }
+                    let lengths = values.iter().map(|v| match v {
+                        Ty::Tuple(es) => es.len(),
+                        _ => 0,
+                    });
+                    if lengths.collect::<std::collections::HashSet<_>>().len() > 1 {
+                        return self.refuse_here(e, tuple_lengths_error(name));
+                    }
                     return self.min_max_of_tuples(&values, name == "min");
                 }
                 let refs: Vec<Option<&Ty>> = values.iter().map(Some).collect();

@@ -76,6 +76,17 @@ pub(super) fn describe(v: &Val) -> &'static str {
     }
 }
 
+/// `min` or `max` (`word`) of tuples and what is not one (`other`, with
+/// its article).
+pub(crate) fn tuples_compared_error(word: &str, other: &str) -> String {
+    format!("`{word}` compares tuples with tuples, not with {other}")
+}
+
+/// `min` or `max` (`word`) of tuples of different lengths.
+pub(crate) fn tuple_lengths_error(word: &str) -> String {
+    format!("`{word}` of tuples of different lengths: the length of its result would be known only at run time")
+}
+
 /// `sum` of other than a tuple and a start value.
 pub(crate) const SUM_FORM: &str = "`sum` takes a tuple and an optional start value";
 
@@ -528,20 +539,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
             match v {
                 Val::Tuple(elts) => tuples.push(elts),
                 Val::Err => return Val::Err,
-                other => {
-                    return self
-                        .err(&a, format!("`{word}` compares tuples with tuples, not with {}", describe_a(&other)))
-                }
+                other => return self.err(&a, tuples_compared_error(word, &describe_a(&other))),
             }
         }
         let len = tuples[0].len();
         if tuples.iter().any(|t| t.len() != len) {
-            return self.err(
-                &c.at,
-                format!(
-                    "`{word}` of tuples of different lengths: the length of its result would be known only at run time"
-                ),
-            );
+            return self.err(&c.at, tuple_lengths_error(word));
         }
         let mut types: Vec<Scalar> = Vec::with_capacity(len);
         for k in 0..len {
