@@ -451,6 +451,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         unlowered: ArenaMap::default(),
         none_operands: ArenaMap::default(),
         displays: ArenaMap::default(),
+        range_iterables: ArenaMap::default(),
         none_locals: ArenaMap::default(),
     };
     let lists = list_locals(body);
@@ -536,6 +537,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.unlowered = unlowered_constructs(body);
         cx.none_operands = none_operands(body);
         cx.displays = tuple_displays(body);
+        cx.range_iterables = range_locals::range_iterables(body);
         cx.none_locals = cx.maybe_none_locals();
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
@@ -880,6 +882,9 @@ struct Solver<'a> {
     none_operands: ArenaMap<ExprId, ()>,
     /// The tuples read as values (see [`tuple_displays`]).
     displays: ArenaMap<ExprId, ()>,
+    /// Where a local holding a `range` is not read as a value (see
+    /// [`range_locals::range_iterables`]).
+    range_iterables: ArenaMap<ExprId, ()>,
     /// While sweeping: the locals that may hold `None` (see
     /// [`Solver::maybe_none_locals`]).
     none_locals: ArenaMap<LocalId, ()>,
@@ -1623,7 +1628,10 @@ impl Solver<'_> {
             Stmt::For { .. } if self.prange.loops.get(s).is_some() => self.prange_loop_errors(s),
             Stmt::Assign { targets, value } => match unpacking_error(body, at, targets, *value) {
                 Some((at, message)) => self.refuse_statement(s, at, message),
-                None => self.check_assignment_targets(s),
+                None => {
+                    self.range_rebound(s);
+                    self.check_assignment_targets(s)
+                }
             },
             Stmt::AugAssign { .. } => self.check_assignment_targets(s),
             Stmt::AnnAssign { target, annotation, .. } => {
@@ -1775,6 +1783,7 @@ impl Solver<'_> {
                 let d = lit.default_dtype();
                 Some(Ty::Lit { lit: lit.clone(), s: Scalar { dtype: d, weak: !d.is_text() } })
             }
+            Expr::Name(Name::Local(id)) if self.holds_range(*id) => self.range_read(e, *id),
             Expr::Name(name) => {
                 let t = self.name(name);
                 // A name that is no local, global or builtin is undefined
@@ -6696,6 +6705,7 @@ pub(crate) mod loops;
 mod methods;
 mod numpy_functions;
 mod printing;
+mod range_locals;
 mod read_only;
 #[cfg(test)]
 mod tests;

@@ -141,12 +141,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Err;
         }
         if self.range_locals.contains_key(name) {
-            return self.err(
-                &n,
-                format!(
-                    "`{name}` holds a `range`, which compiled code only runs a `for` loop over (`for i in {name}`)"
-                ),
-            );
+            return self.err(&n, range_local::range_read_error(name));
         }
         let Some(ty) = info.ty.clone() else {
             // With errors reported, an untyped local is their echo (as it

@@ -63,7 +63,7 @@ pub(crate) mod pairwise;
 pub(crate) mod prange;
 pub(crate) mod printing;
 pub(crate) mod pymath;
-mod range_local;
+pub(crate) mod range_local;
 pub(crate) mod read_only;
 pub(crate) mod sequences;
 pub(crate) mod slicing;

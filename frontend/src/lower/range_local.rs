@@ -14,6 +14,16 @@
 
 use super::*;
 
+/// The local `name`, holding a `range`, bound to one again.
+pub(crate) fn range_rebound_error(name: &str) -> String {
+    format!("`{name}` is bound to a `range` a second time: a local holding a `range` is bound by one statement")
+}
+
+/// The local `name`, holding a `range`, read but as what a loop runs over.
+pub(crate) fn range_read_error(name: &str) -> String {
+    format!("`{name}` holds a `range`, which compiled code only runs a `for` loop over (`for i in {name}`)")
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     /// `target = value` where `value` is a range (see
     /// [`typeck::range_value`]): whether it was one (and bound, or
@@ -28,12 +38,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
         let at = self.range(value);
         if self.range_locals.contains_key(&name) {
-            self.err(
-                &self.range(target),
-                format!(
-                    "`{name}` is bound to a `range` a second time: a local holding a `range` is bound by one statement"
-                ),
-            );
+            self.err(&self.range(target), range_rebound_error(&name));
             return true;
         }
         self.at(&at);
