@@ -1390,6 +1390,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         if let [t] = targets {
+            // A `range` bound to a local that holds one already: refused
+            // by the typecheck (`typeck::range_locals`).
+            if self.refused_stmts.get(id).is_some() && typeck::range_value(hir, value).is_some() {
+                return;
+            }
             if self.bind_dtype(*t, value) || self.bind_range(*t, value) || self.bind_list(*t, value) {
                 return;
             }
