@@ -1834,8 +1834,8 @@ impl Solver<'_> {
                 let none = |e: &ExprId| matches!(self.body.exprs[*e], Expr::None);
                 match (none(body), none(orelse)) {
                     (true, true) => return None,
-                    (true, false) => return self.number_arm(*orelse),
-                    (false, true) => return self.number_arm(*body),
+                    (true, false) => return self.beside_none_arm(e, *orelse),
+                    (false, true) => return self.beside_none_arm(e, *body),
                     (false, false) => {}
                 }
                 let (t, f) = (self.ty(*body)?, self.ty(*orelse)?);
@@ -6572,6 +6572,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 
 pub(crate) mod assignments;
 pub(crate) mod loops;
+pub(crate) mod maybe_none;
 mod methods;
 mod numpy_functions;
 mod printing;

@@ -1,0 +1,118 @@
+//! Values that may be `None` where the function cannot hold them,
+//! found without following the flow of the body: `None` (or a call whose
+//! result may be `None`) bound to a parameter not annotated `T | None`, a
+//! local bound only ever to `None`, and a conditional expression with a
+//! `None` arm whose other arm is not a Bool, an integer or a float.
+
+use super::*;
+
+/// A value that may be `None` bound to the parameter or local `name`
+/// (of the scalar type `dtype`, `None` for another) that cannot hold it.
+pub(crate) fn cannot_be_none_error(param: bool, name: &str, dtype: Option<DType>) -> String {
+    let what = if param { "parameter" } else { "local" };
+    let ty = dtype.map_or("a number", |d| d.name());
+    format!("{what} `{name}` of type {ty} cannot be `None`: annotate it `{ty} | None` to allow `None`")
+}
+
+/// A local whose every binding is `None`: it has no type to hold a number
+/// in.
+pub(crate) fn only_ever_none_error(name: &str) -> String {
+    format!(
+        "`{name}` is only ever `None`: a local that may be `None` is also bound to a number (Bool, an integer or a \
+         float) somewhere"
+    )
+}
+
+/// An arm beside one that may be `None` that is not a number (`dtype`
+/// `None`: an array, a tuple) or a number that cannot be `None` (a
+/// complex number, text).
+pub(crate) fn none_arm_error(dtype: Option<DType>) -> String {
+    let base = "an arm of a conditional expression that may be `None` is `None` or a number (Bool, an integer or a \
+                float)";
+    match dtype {
+        Some(d) => format!("{base}, not {}", d.name()),
+        None => base.to_owned(),
+    }
+}
+
+impl Solver<'_> {
+    /// Whether `e` is `None` or a value that may be `None` wherever it is
+    /// (whatever tests come before it): `None`, a call whose result may be
+    /// `None`, a conditional expression with such an arm whose other arm
+    /// is one too or a number. A local that may be `None` is not: a test
+    /// may narrow it, which only the lowering follows.
+    fn certainly_maybe_none(&self, e: ExprId) -> bool {
+        let body = self.body;
+        // Conditional expressions nest as deep as the source.
+        let mut pending = vec![e];
+        let mut found = false;
+        while let Some(e) = pending.pop() {
+            match body.exprs[e] {
+                Expr::None => found = true,
+                Expr::Call { .. } if !self.was_refused(e) && self.may_be_none_in(e, &ArenaMap::default()) => {
+                    found = true
+                }
+                Expr::If { body: then, orelse, .. } if !self.was_refused(e) => {
+                    for arm in [then, orelse] {
+                        if matches!(body.exprs[arm], Expr::None | Expr::Call { .. } | Expr::If { .. }) {
+                            pending.push(arm);
+                        } else if self.number_arm(arm).is_none() {
+                            return false;
+                        }
+                    }
+                }
+                _ => return false,
+            }
+        }
+        found
+    }
+
+    /// The error of binding `value` to the local `id` where it is `None`
+    /// or may be, as the lowering's `assign_maybe_none` refuses it: a
+    /// parameter not annotated `T | None` bound to what is certainly
+    /// `None` or may be ([`Solver::certainly_maybe_none`]), and a local
+    /// bound only ever to `None` (at its first binding only).
+    pub(super) fn none_binding_error(&self, id: LocalId, value: ExprId) -> Option<(TextRange, String)> {
+        let body = self.body;
+        let local = &body.locals[id];
+        let value_at = body.expr_ranges[value];
+        match local.kind {
+            LocalKind::Param => {
+                let decl = self.env.decl;
+                let at = decl.params.iter().position(|(n, _)| **n == *local.name)?;
+                if decl.maybe_none[at] || !self.certainly_maybe_none(value) {
+                    return None;
+                }
+                let dtype = scalar_parameter(self.env, &local.name).map(|s| s.dtype);
+                Some((value_at, cannot_be_none_error(true, &local.name, dtype)))
+            }
+            LocalKind::Assigned => {
+                let st = self.states.get(id)?;
+                // Bound to nothing else: no dtype, range or list either.
+                let typed = st.ty.is_some() || st.annotation.is_some() || st.elems.is_some() || st.arr.is_some();
+                let other = st.dtype.is_some() || st.range.is_some() || st.list.is_some();
+                let mut bindings = self.bindings.iter().filter(|b| b.local == id);
+                let first = bindings.clone().next()?;
+                let only_none =
+                    bindings.all(|b| matches!(b.bound, Bound::Value(v) if matches!(body.exprs[v], Expr::None)));
+                let at_first = matches!(first.bound, Bound::Value(v) if v == value);
+                (only_none && !typed && !other && at_first).then(|| (value_at, only_ever_none_error(&local.name)))
+            }
+            _ => None,
+        }
+    }
+
+    /// The conditional expression `e` of a `None` arm and the arm `arm`:
+    /// the type of `arm`, which must be a Bool, an integer or a float (as
+    /// the lowering's `ternary_maybe_none` takes it: wherever it is, the
+    /// `None` arm is `None` or not a number).
+    pub(super) fn beside_none_arm(&self, e: ExprId, arm: ExprId) -> Option<Ty> {
+        let t = self.ty(arm)?;
+        let at = self.body.expr_ranges[arm];
+        match t.scalar() {
+            None => self.refuse(e, at, none_arm_error(None)),
+            Some(s) if kind(s.dtype) > Kind::Float => self.refuse(e, at, none_arm_error(Some(s.dtype))),
+            Some(_) => self.number_arm(arm),
+        }
+    }
+}
