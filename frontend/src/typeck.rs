@@ -417,6 +417,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         none_operands: ArenaMap::default(),
         displays: ArenaMap::default(),
         none_locals: ArenaMap::default(),
+        absent_reads: ArenaMap::default(),
     };
     let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
@@ -502,6 +503,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.none_operands = none_operands(body);
         cx.displays = tuple_displays(body);
         cx.none_locals = cx.maybe_none_locals();
+        cx.absent_reads = cx.absent_reads();
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
@@ -847,6 +849,9 @@ struct Solver<'a> {
     /// While sweeping: the locals that may hold `None` (see
     /// [`Solver::maybe_none_locals`]).
     none_locals: ArenaMap<LocalId, ()>,
+    /// The reads of locals that may be `None` where they may be (see
+    /// [`presence`]).
+    absent_reads: ArenaMap<ExprId, ()>,
 }
 
 #[derive(Default)]
@@ -1615,6 +1620,7 @@ impl Solver<'_> {
     /// [`Solver::tuple_return`]).
     fn check_typed_statement(&self, s: StmtId) {
         let at = self.body.stmt_ranges[s];
+        self.check_maybe_none_reads(s);
         let error = match &self.body.stmts[s] {
             Stmt::For { is_async: false, target, iter, .. } => {
                 self.for_error(*target, *iter).or_else(|| self.range_error(*iter))
@@ -6575,6 +6581,7 @@ pub(crate) mod loops;
 pub(crate) mod maybe_none;
 mod methods;
 mod numpy_functions;
+mod presence;
 mod printing;
 #[cfg(test)]
 mod tests;

@@ -187,7 +187,7 @@ fn facts_of(body: &hir::Body, e: hir::ExprId, maybe: &dyn Fn(&str) -> bool) -> F
 /// Whether `op` compared with `None` tests for `None`: `Some(true)` when
 /// it is true of a number (`is not`, `!=`: CPython's numbers never equal
 /// `None`), `Some(false)` when it is true of `None` (`is`, `==`).
-pub(super) fn none_test(op: ast::CmpOp) -> Option<bool> {
+pub(crate) fn none_test(op: ast::CmpOp) -> Option<bool> {
     match op {
         ast::CmpOp::IsNot | ast::CmpOp::NotEq => Some(true),
         ast::CmpOp::Is | ast::CmpOp::Eq => Some(false),
@@ -254,13 +254,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Some(LocalTy::Tuple(_)) => "a tuple",
                     _ => "a number",
                 };
-                self.err(
-                    &at,
-                    format!(
-                        "`{name}` may be `None` here: test `{name} is not None` first (or give it {a} when `{name} is \
-                         None`) before using it as {a}"
-                    ),
-                )
+                // Read as a number where the typecheck finds it may be
+                // `None` (`typeck::maybe_none`), it is refused there; read
+                // elsewhere, it is this one's to report.
+                self.err(&at, typeck::maybe_none::may_be_none_here_error(name, a))
             }
             (_, Val::None) => self.err(&at, NONE_IS_NOT_A_NUMBER),
             _ => self.err(

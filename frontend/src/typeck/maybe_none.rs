@@ -116,3 +116,118 @@ impl Solver<'_> {
         }
     }
 }
+
+/// The local `name` that may be `None` read where nothing proves it is
+/// not, as `what` (a number, an array, a tuple).
+pub(crate) fn may_be_none_here_error(name: &str, what: &str) -> String {
+    format!(
+        "`{name}` may be `None` here: test `{name} is not None` first (or give it {what} when `{name} is None`) \
+         before using it as {what}"
+    )
+}
+
+impl Solver<'_> {
+    /// The reads of locals that may be `None` where they may be
+    /// ([`presence::absent_reads`]), of the locals and callees the
+    /// lowering takes to be `None` (or fewer).
+    pub(super) fn absent_reads(&self) -> ArenaMap<ExprId, ()> {
+        let body = self.body;
+        let decl = self.env.decl;
+        let declared = |id: LocalId| {
+            let name = &*body.locals[id].name;
+            decl.params.iter().position(|(n, _)| **n == *name).is_some_and(|i| decl.maybe_none[i])
+        };
+        let returns = |func: ExprId| match &body.exprs[func] {
+            Expr::Name(Name::Global(n)) => {
+                matches!(self.env.globals.get(&**n), Some(Global::Func(_)))
+                    && self.callee(n).is_some_and(|c| c.ret_maybe_none)
+            }
+            _ => false,
+        };
+        let maybe = presence::maybe_none_locals(body, &declared, &returns);
+        if maybe.iter().next().is_none() {
+            return ArenaMap::default();
+        }
+        presence::absent_reads(body, &maybe, &returns)
+    }
+
+    /// Reports the reads in the statement `s` of locals that may be
+    /// `None` there ([`Solver::absent_reads`]) as the operands of
+    /// arithmetic on numbers, of a unary operator but `not`, of
+    /// orderings of numbers, the target and value of an augmented
+    /// assignment of numbers, a value returned where the result is a
+    /// number (never `None`): where the lowering reads a number. Elsewhere (an
+    /// argument, a value assigned, a condition) it may take `None` or not,
+    /// and the lowering reports the read.
+    pub(super) fn check_maybe_none_reads(&self, s: StmtId) {
+        let body = self.body;
+        if self.absent_reads.iter().next().is_none() {
+            return;
+        }
+        if self.reports.borrow().as_ref().is_some_and(|r| r.refused_stmts.get(s).is_some()) {
+            return;
+        }
+        let scalar = |e: ExprId| self.ty(e).is_some_and(|t| t.scalar().is_some());
+        let report = |e: ExprId| {
+            let Expr::Name(Name::Local(id)) = body.exprs[e] else { return };
+            if self.absent_reads.get(e).is_some() && scalar(e) {
+                self.refuse_here(e, may_be_none_here_error(&body.locals[id].name, "a number"));
+            }
+        };
+        let roots = match &body.stmts[s] {
+            // Lowered only as a call.
+            Stmt::Expr(e) if !matches!(body.exprs[*e], Expr::Call { .. }) => return,
+            &Stmt::AugAssign { target, value, .. } => {
+                if scalar(value) && scalar(target) {
+                    report(target);
+                    report(value);
+                }
+                vec![value]
+            }
+            // A number returned where the result is a number (not one
+            // that may be `None`).
+            &Stmt::Return(Some(value)) => {
+                let decl = self.env.decl;
+                let number = decl.ret.filter(|_| !decl.ret_maybe_none && !decl.ret_poisoned).is_some_and(|t| {
+                    let td = self.env.types.get(t);
+                    !td.is_array && !td.is_tuple() && !td.dtype.is_text()
+                });
+                if number {
+                    report(value);
+                }
+                vec![value]
+            }
+            stmt => parts_of(stmt).0,
+        };
+        let mut pending = roots;
+        let mut children = Vec::new();
+        while let Some(e) = pending.pop() {
+            if self.unlowered.get(e).is_some() {
+                continue;
+            }
+            // A refused expression's parts are lowered where they may be
+            // `None` (the lowering's `expr_value`).
+            if !self.was_refused(e) {
+                match &body.exprs[e] {
+                    &Expr::BinOp { op, lhs, rhs } if op != ast::Operator::MatMult => {
+                        if scalar(rhs) {
+                            report(lhs);
+                        }
+                        if scalar(lhs) {
+                            report(rhs);
+                        }
+                    }
+                    &Expr::UnaryOp { op, operand } if op != ast::UnaryOp::Not => report(operand),
+                    Expr::Compare { ops, operands }
+                        if ops.iter().all(|op| is_ordering(*op)) && operands.iter().all(|&o| scalar(o)) =>
+                    {
+                        operands.iter().for_each(|&o| report(o));
+                    }
+                    _ => {}
+                }
+            }
+            body.push_children(e, &mut children);
+            pending.append(&mut children);
+        }
+    }
+}
