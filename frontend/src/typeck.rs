@@ -385,6 +385,9 @@ pub(crate) struct LocalTypes {
     /// `assert` whose message is not a string, `async for`): the lowering
     /// does not lower them, only what they hold that it checks.
     pub refused_stmts: ArenaMap<StmtId, ()>,
+    /// The reads of locals that may be `None` where they may be (see
+    /// [`presence`]): the lowering knows none of them present.
+    pub absent_reads: ArenaMap<ExprId, ()>,
 }
 
 /// A type error: where, and what.
@@ -507,6 +510,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
+        out.absent_reads = std::mem::take(&mut cx.absent_reads);
     }
     out
 }
