@@ -4843,6 +4843,9 @@ impl Solver<'_> {
                 typed = false;
                 continue;
             };
+            if !callee.maybe_none[i] && certain {
+                self.absent_argument(a, p);
+            }
             // A number for a parameter that may be `None`: `None`, or a
             // number that widens to it.
             let error = match callee.maybe_none[i] && !p.is_array && !p.is_tuple() {

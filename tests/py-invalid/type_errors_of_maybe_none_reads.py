@@ -80,3 +80,15 @@ def returned(x: Float64 | None, c: Bool) -> Float64:
     if c:
         raise ValueError("no")
     return x
+
+
+def scaled(v: Float64, w: Float64 | None) -> Float64:
+    return v
+
+
+def arguments(x: Float64 | None, c: Bool) -> Float64:
+    a = scaled(x, x)
+    if x is None:
+        x = 1.0
+    b = scaled(x, None)
+    return a + b

@@ -230,4 +230,16 @@ impl Solver<'_> {
             pending.append(&mut children);
         }
     }
+
+    /// Reports the argument `a` of a POST function's parameter `p` that
+    /// is a number (never `None`) if it reads a local that may be `None`
+    /// there (the call keeps its type).
+    pub(super) fn absent_argument(&self, a: ExprId, p: &TypeData) {
+        let body = self.body;
+        let Expr::Name(Name::Local(id)) = body.exprs[a] else { return };
+        let number = !p.is_array && !p.is_tuple() && !p.dtype.is_text();
+        if number && self.absent_reads.get(a).is_some() && self.ty(a).is_some_and(|t| t.scalar().is_some()) {
+            self.refuse_here(a, may_be_none_here_error(&body.locals[id].name, "a number"));
+        }
+    }
 }
