@@ -260,10 +260,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.err(&at, typeck::maybe_none::may_be_none_here_error(name, a))
             }
             (_, Val::None) => self.err(&at, NONE_IS_NOT_A_NUMBER),
-            _ => self.err(
-                &at,
-                "this may be `None`: assign it to a local and test `is not None` before using it as a number",
-            ),
+            _ => self.err(&at, typeck::maybe_none::MAYBE_NONE_VALUE),
         }
     }
 

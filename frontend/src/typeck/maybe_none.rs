@@ -137,13 +137,7 @@ impl Solver<'_> {
             let name = &*body.locals[id].name;
             decl.params.iter().position(|(n, _)| **n == *name).is_some_and(|i| decl.maybe_none[i])
         };
-        let returns = |func: ExprId| match &body.exprs[func] {
-            Expr::Name(Name::Global(n)) => {
-                matches!(self.env.globals.get(&**n), Some(Global::Func(_)))
-                    && self.callee(n).is_some_and(|c| c.ret_maybe_none)
-            }
-            _ => false,
-        };
+        let returns = |func: ExprId| self.returns_maybe_none(func);
         let maybe = presence::maybe_none_locals(body, &declared, &returns);
         if maybe.iter().next().is_none() {
             return ArenaMap::default();
@@ -161,24 +155,18 @@ impl Solver<'_> {
     /// and the lowering reports the read.
     pub(super) fn check_maybe_none_reads(&self, s: StmtId) {
         let body = self.body;
-        if self.absent_reads.iter().next().is_none() {
-            return;
-        }
         if self.reports.borrow().as_ref().is_some_and(|r| r.refused_stmts.get(s).is_some()) {
             return;
         }
         let scalar = |e: ExprId| self.ty(e).is_some_and(|t| t.scalar().is_some());
-        let report = |e: ExprId| {
-            let Expr::Name(Name::Local(id)) = body.exprs[e] else { return };
-            if self.absent_reads.get(e).is_some() && scalar(e) {
-                self.refuse_here(e, may_be_none_here_error(&body.locals[id].name, "a number"));
-            }
-        };
+        let report = |e: ExprId| self.number_read(e);
         let roots = match &body.stmts[s] {
             // Lowered only as a call.
             Stmt::Expr(e) if !matches!(body.exprs[*e], Expr::Call { .. }) => return,
             &Stmt::AugAssign { target, value, .. } => {
-                if scalar(value) && scalar(target) {
+                // Of a number (an array is updated in place).
+                let array = matches!(self.ty(target), Some(Ty::Arr(_) | Ty::Tuple(_)));
+                if matches!(body.exprs[target], Expr::Name(_)) && !array {
                     report(target);
                     report(value);
                 }
@@ -232,14 +220,61 @@ impl Solver<'_> {
     }
 
     /// Reports the argument `a` of a POST function's parameter `p` that
-    /// is a number (never `None`) if it reads a local that may be `None`
-    /// there (the call keeps its type).
+    /// is a number (never `None`) if it may be `None` there
+    /// ([`Solver::number_read`]; the call keeps its type).
     pub(super) fn absent_argument(&self, a: ExprId, p: &TypeData) {
+        if !p.is_array && !p.is_tuple() && !p.dtype.is_text() {
+            self.number_read(a);
+        }
+    }
+
+    /// Reports what in `e`, read where a number is needed (and lowered as
+    /// one, conditional expressions' arms included), may be `None` there:
+    /// a local that may be `None` there ([`Solver::absent_reads`]), a call
+    /// whose result may be `None`, and `None` as an arm (`None` itself is
+    /// refused as an operand, [`none_operands`], or returned,
+    /// [`Solver::return_error`]).
+    fn number_read(&self, e: ExprId) {
         let body = self.body;
-        let Expr::Name(Name::Local(id)) = body.exprs[a] else { return };
-        let number = !p.is_array && !p.is_tuple() && !p.dtype.is_text();
-        if number && self.absent_reads.get(a).is_some() && self.ty(a).is_some_and(|t| t.scalar().is_some()) {
-            self.refuse_here(a, may_be_none_here_error(&body.locals[id].name, "a number"));
+        let mut pending = vec![(e, false)];
+        while let Some((e, arm)) = pending.pop() {
+            if self.was_refused(e) {
+                continue;
+            }
+            match &body.exprs[e] {
+                Expr::Name(Name::Local(id))
+                    if self.absent_reads.get(e).is_some() && self.ty(e).is_some_and(|t| t.scalar().is_some()) =>
+                {
+                    self.refuse_here(e, may_be_none_here_error(&body.locals[*id].name, "a number"));
+                }
+                Expr::None if arm => {
+                    self.refuse_here(e, crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER);
+                }
+                Expr::Call { func, .. } if self.returns_maybe_none(*func) && self.ty(e).is_some() => {
+                    self.refuse_here(e, MAYBE_NONE_VALUE);
+                }
+                // Both arms are read as numbers where the test is lowered.
+                &Expr::If { test, body: then, orelse } if self.ty(test).is_some() => {
+                    pending.extend([(then, true), (orelse, true)]);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether a call of `func` returns `T | None`, as the lowering finds
+    /// it (a function of this module; or `false`).
+    fn returns_maybe_none(&self, func: ExprId) -> bool {
+        match &self.body.exprs[func] {
+            Expr::Name(Name::Global(n)) => {
+                matches!(self.env.globals.get(&**n), Some(Global::Func(_)))
+                    && self.callee(n).is_some_and(|c| c.ret_maybe_none)
+            }
+            _ => false,
         }
     }
 }
+
+/// A call whose result may be `None` where a number is needed.
+pub(crate) const MAYBE_NONE_VALUE: &str =
+    "this may be `None`: assign it to a local and test `is not None` before using it as a number";
