@@ -30,3 +30,14 @@ def after_errors(x: Float64 | None, n: Int64, c: Bool) -> Float64:
     with open("f") as f:
         t = -(None if c else x)
     return -halved(n)
+
+
+def bool_values(p: Bool | None, c: Bool) -> Bool:
+    a = p and c
+    b = c or p
+    d = p or c
+    if p and c:
+        a = c
+    if p is not None:
+        b = c and p
+    return a and b and d

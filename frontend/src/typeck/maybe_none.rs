@@ -148,7 +148,8 @@ impl Solver<'_> {
     /// Reports the reads in the statement `s` of locals that may be
     /// `None` there ([`Solver::absent_reads`]) as the operands of
     /// arithmetic on numbers, of a unary operator but `not`, of
-    /// orderings of numbers, the target and value of an augmented
+    /// orderings of numbers, the operands of `and` and the last of `or`
+    /// whose value is used, the target and value of an augmented
     /// assignment of numbers, a value returned where the result is a
     /// number (never `None`): where the lowering reads a number. Elsewhere (an
     /// argument, a value assigned, a condition) it may take `None` or not,
@@ -206,6 +207,17 @@ impl Solver<'_> {
                         }
                     }
                     &Expr::UnaryOp { op, operand } if op != ast::UnaryOp::Not => report(operand),
+                    // The value of `and`/`or` (not a condition): every
+                    // operand of `and`, the last of `or` (one before it is
+                    // taken only when true).
+                    Expr::BoolOp { op, values } if self.conditions.get(e).is_none() => {
+                        let last = values.len() - 1;
+                        for (k, &v) in values.iter().enumerate() {
+                            if matches!(op, ast::BoolOp::And) || k == last {
+                                report(v);
+                            }
+                        }
+                    }
                     Expr::Compare { ops, operands }
                         if ops.iter().all(|op| is_ordering(*op)) && operands.iter().all(|&o| scalar(o)) =>
                     {
