@@ -21,7 +21,12 @@
 //! condition, `not`, an operand of `and`/`or` there, an operand of `or`
 //! before the last anywhere): `None` is false, a number its own truth.
 //! Anywhere else a number is needed, and a value that may be `None` there
-//! is a compile error that says to test it first.
+//! is a compile error that says to test it first. The typecheck reports
+//! it where it knows a number is read (`typeck::maybe_none`, from the
+//! same narrowing followed once over the HIR, `typeck::presence`), and
+//! refuses the read; what this module still reports is the rest (an
+//! argument of a NumPy function, an array that may be `None`, a local
+//! only a narrowing it does not follow leaves unknown).
 //!
 //! Narrowing: the lowering walks the body in order and keeps the set of
 //! locals known to hold a number at the point being lowered
