@@ -187,6 +187,20 @@
 //!   indices (what is not an array, indices not of integers or Bools, an
 //!   array of no axes, a mask of more axes); a write to an input array is
 //!   reported besides ([`read_only`]);
+//! - values that may be `None` ([`maybe_none`]): `None`, or a call of a
+//!   function returning `T | None` or a conditional expression with such
+//!   an arm, bound to a parameter not annotated `T | None`; a local bound
+//!   only ever to `None`; an arm beside a `None` arm that is not a Bool,
+//!   an integer or a float; and where the lowering reads a number (the
+//!   operands of arithmetic, of unary operators but `not` and of
+//!   orderings, the operands of `and` and the last of `or` whose value is
+//!   used, the target and value of an augmented assignment of numbers, a
+//!   value returned where the result is a number, an argument of a POST
+//!   function's parameter that is a number): a local that may be `None`
+//!   there ([`presence`]: the lowering's narrowing by `is None` tests,
+//!   bindings, `assert`, early exits and loops, followed once over the
+//!   HIR), a call whose result may be `None`, a `None` arm or an arm
+//!   that may be `None`;
 //! - writes into read-only memory (an input array, a module-level array,
 //!   or a view of one, as `lower::read_only` finds them before the
 //!   typecheck runs, through locals bound in branches and loops and
@@ -420,6 +434,9 @@ pub(crate) struct LocalTypes {
     /// (see [`read_only`]): the lowering, reaching those writes, reports
     /// nothing more.
     pub read_only_writes: ArenaMap<ExprId, ()>,
+    /// The reads of locals that may be `None` where they may be (see
+    /// [`presence`]): the lowering knows none of them present.
+    pub absent_reads: ArenaMap<ExprId, ()>,
 }
 
 /// A type error: where, and what.
@@ -453,6 +470,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         displays: ArenaMap::default(),
         range_iterables: ArenaMap::default(),
         none_locals: ArenaMap::default(),
+        absent_reads: ArenaMap::default(),
     };
     let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
@@ -539,10 +557,12 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.displays = tuple_displays(body);
         cx.range_iterables = range_locals::range_iterables(body);
         cx.none_locals = cx.maybe_none_locals();
+        cx.absent_reads = cx.absent_reads();
         out.exprs = cx.sweep();
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
         out.read_only_writes = reports.read_only_writes;
+        out.absent_reads = std::mem::take(&mut cx.absent_reads);
     }
     out
 }
@@ -888,6 +908,9 @@ struct Solver<'a> {
     /// While sweeping: the locals that may hold `None` (see
     /// [`Solver::maybe_none_locals`]).
     none_locals: ArenaMap<LocalId, ()>,
+    /// The reads of locals that may be `None` where they may be (see
+    /// [`presence`]).
+    absent_reads: ArenaMap<ExprId, ()>,
 }
 
 #[derive(Default)]
@@ -1660,6 +1683,7 @@ impl Solver<'_> {
     /// [`Solver::tuple_return`]).
     fn check_typed_statement(&self, s: StmtId) {
         let at = self.body.stmt_ranges[s];
+        self.check_maybe_none_reads(s);
         let error = match &self.body.stmts[s] {
             Stmt::For { is_async: false, target, iter, .. } => {
                 self.for_error(*target, *iter).or_else(|| self.range_error(*iter))
@@ -1880,8 +1904,8 @@ impl Solver<'_> {
                 let none = |e: &ExprId| matches!(self.body.exprs[*e], Expr::None);
                 match (none(body), none(orelse)) {
                     (true, true) => return None,
-                    (true, false) => return self.number_arm(*orelse),
-                    (false, true) => return self.number_arm(*body),
+                    (true, false) => return self.beside_none_arm(e, *orelse),
+                    (false, true) => return self.beside_none_arm(e, *body),
                     (false, false) => {}
                 }
                 let (t, f) = (self.ty(*body)?, self.ty(*orelse)?);
@@ -4948,6 +4972,9 @@ impl Solver<'_> {
                 typed = false;
                 continue;
             };
+            if !callee.maybe_none[i] && certain {
+                self.absent_argument(a, p);
+            }
             // A number for a parameter that may be `None`: `None`, or a
             // number that widens to it.
             let error = match callee.maybe_none[i] && !p.is_array && !p.is_tuple() {
@@ -6702,8 +6729,10 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 
 pub(crate) mod assignments;
 pub(crate) mod loops;
+pub(crate) mod maybe_none;
 mod methods;
 mod numpy_functions;
+mod presence;
 mod printing;
 mod range_locals;
 mod read_only;

@@ -71,7 +71,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Val::Lit { lit: lit.clone(), s: Scalar { dtype: d, weak } }
             }
             hir::Expr::IntTooLarge => self.unrefused(&at),
-            hir::Expr::Name(n) => self.name(self.name_text(n), at),
+            hir::Expr::Name(n) => {
+                let name = self.name_text(n);
+                if self.absent_reads.get(e).is_some()
+                    && (!self.is_maybe_none_local(name) || self.present.contains(name))
+                {
+                    // The typecheck reports a read it finds may be `None`
+                    // (`typeck::presence`): one known present here is a
+                    // bug of ours.
+                    let msg =
+                        format!("internal error: the typecheck finds `{name}` may be `None` here, known not to be");
+                    self.diags.push(self.cx.src.error(&at, msg));
+                }
+                self.name(name, at)
+            }
             hir::Expr::BinOp { op: ast::Operator::MatMult, .. } => self.matmul(e),
             &hir::Expr::BinOp { op, lhs, rhs } => {
                 let l = self.expr(lhs);

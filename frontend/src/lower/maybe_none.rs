@@ -21,7 +21,12 @@
 //! condition, `not`, an operand of `and`/`or` there, an operand of `or`
 //! before the last anywhere): `None` is false, a number its own truth.
 //! Anywhere else a number is needed, and a value that may be `None` there
-//! is a compile error that says to test it first.
+//! is a compile error that says to test it first. The typecheck reports
+//! it where it knows a number is read (`typeck::maybe_none`, from the
+//! same narrowing followed once over the HIR, `typeck::presence`), and
+//! refuses the read; what this module still reports is the rest (an
+//! argument of a NumPy function, an array that may be `None`, a local
+//! only a narrowing it does not follow leaves unknown).
 //!
 //! Narrowing: the lowering walks the body in order and keeps the set of
 //! locals known to hold a number at the point being lowered
@@ -187,7 +192,7 @@ fn facts_of(body: &hir::Body, e: hir::ExprId, maybe: &dyn Fn(&str) -> bool) -> F
 /// Whether `op` compared with `None` tests for `None`: `Some(true)` when
 /// it is true of a number (`is not`, `!=`: CPython's numbers never equal
 /// `None`), `Some(false)` when it is true of `None` (`is`, `==`).
-pub(super) fn none_test(op: ast::CmpOp) -> Option<bool> {
+pub(crate) fn none_test(op: ast::CmpOp) -> Option<bool> {
     match op {
         ast::CmpOp::IsNot | ast::CmpOp::NotEq => Some(true),
         ast::CmpOp::Is | ast::CmpOp::Eq => Some(false),
@@ -254,19 +259,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Some(LocalTy::Tuple(_)) => "a tuple",
                     _ => "a number",
                 };
-                self.err(
-                    &at,
-                    format!(
-                        "`{name}` may be `None` here: test `{name} is not None` first (or give it {a} when `{name} is \
-                         None`) before using it as {a}"
-                    ),
-                )
+                // Read as a number where the typecheck finds it may be
+                // `None` (`typeck::maybe_none`), it is refused there; read
+                // elsewhere, it is this one's to report.
+                self.err(&at, typeck::maybe_none::may_be_none_here_error(name, a))
             }
             (_, Val::None) => self.err(&at, NONE_IS_NOT_A_NUMBER),
-            _ => self.err(
-                &at,
-                "this may be `None`: assign it to a local and test `is not None` before using it as a number",
-            ),
+            _ => self.err(&at, typeck::maybe_none::MAYBE_NONE_VALUE),
         }
     }
 
@@ -423,27 +422,30 @@ impl<'a, 'c> FnLower<'a, 'c> {
             v => v.scalar().map(Some),
         };
         let mut common: Option<Option<Scalar>> = Some(None);
-        for (v, e) in [(&t, self.range(i.body)), (&f, self.range(i.orelse))] {
+        for (v, arm, other) in [(&t, i.body, i.orelse), (&f, i.orelse, i.body)] {
+            let e = self.range(arm);
+            // Beside a `None` arm, an arm the typecheck types is its to
+            // refuse (`typeck::maybe_none`); beside a local or a call that
+            // may be `None`, or untyped, it is still this one's.
+            let refused_by_typeck =
+                matches!(self.hir.exprs[other], hir::Expr::None) && self.expr_types.get(arm).is_some();
             let Some(s) = number(v) else {
                 if !matches!(v, Val::Err) {
-                    self.err(
-                        &e,
-                        "an arm of a conditional expression that may be `None` is `None` or a number \
-                         (Bool, an integer or a float)",
-                    );
+                    if refused_by_typeck {
+                        self.unrefused(&e);
+                    } else {
+                        self.err(&e, typeck::maybe_none::none_arm_error(None));
+                    }
                 }
                 common = None;
                 continue;
             };
             if let Some(s) = s.filter(|s| kind(s.dtype) > Kind::Float) {
-                self.err(
-                    &e,
-                    format!(
-                        "an arm of a conditional expression that may be `None` is `None` or a number \
-                         (Bool, an integer or a float), not {}",
-                        s.dtype.name()
-                    ),
-                );
+                if refused_by_typeck {
+                    self.unrefused(&e);
+                } else {
+                    self.err(&e, typeck::maybe_none::none_arm_error(Some(s.dtype)));
+                }
                 common = None;
             }
             common = match (common, s) {
@@ -539,25 +541,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn assign_maybe_none(&mut self, name: &str, v: Val, at: TextRange, value_at: TextRange) {
         let info = &self.locals[name];
         if !info.maybe_none {
-            let what = if info.param { "parameter" } else { "local" };
-            let ty = match &info.ty {
-                Some(LocalTy::Scalar(s)) => s.dtype.name().to_owned(),
-                _ => "a number".to_owned(),
+            // `None`, a call or a conditional expression that may be
+            // `None` is the typecheck's to refuse (`typeck::maybe_none`); a
+            // local that may be `None` read here is still this one's.
+            let param = info.param;
+            let dtype = match &info.ty {
+                Some(LocalTy::Scalar(s)) => Some(s.dtype),
+                _ => None,
             };
-            self.err(
-                &value_at,
-                format!("{what} `{name}` of type {ty} cannot be `None`: annotate it `{ty} | None` to allow `None`"),
-            );
+            self.err(&value_at, typeck::maybe_none::cannot_be_none_error(param, name, dtype));
             return;
         }
-        if info.ty.is_none() && matches!(v, Val::None) && self.diags.is_empty() {
-            self.err(
-                &value_at,
-                format!(
-                    "`{name}` is only ever `None`: a local that may be `None` is also bound to a number \
-                     (Bool, an integer or a float) somewhere"
-                ),
-            );
+        if info.ty.is_none() && matches!(v, Val::None) {
+            // Only ever `None` (refused by the typecheck), or left untyped
+            // by errors in its other bindings.
+            self.untyped_binding(name, &value_at);
             return;
         }
         let present = match v {

@@ -461,6 +461,9 @@ pub(crate) struct FnLower<'a, 'c> {
     refused: la_arena::ArenaMap<hir::ExprId, ()>,
     /// The statements the typecheck refused.
     refused_stmts: la_arena::ArenaMap<hir::StmtId, ()>,
+    /// The typecheck's reads of locals that may be `None` where they may
+    /// be (`typeck::presence`), which this one's `present` must agree with.
+    absent_reads: la_arena::ArenaMap<hir::ExprId, ()>,
     /// The reads of names that may see the memory of an input array or of
     /// a module-level array (see `read_only.rs`).
     read_only: read_only::ReadOnly,
@@ -665,6 +668,7 @@ fn lower_body(
     fl.expr_types = solved.exprs;
     fl.refused = solved.refused;
     fl.refused_stmts = solved.refused_stmts;
+    fl.absent_reads = solved.absent_reads;
     // The typecheck's errors are the function's first; the lowering's
     // join them, and all are reported in source order.
     fl.diags = solved.errors.into_iter().map(|e| cx.src.error(&e.at, unversioned(e.message))).collect();
@@ -949,6 +953,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             refused_stmts: la_arena::ArenaMap::default(),
             read_only: read_only::ReadOnly::default(),
             read_only_reported: la_arena::ArenaMap::default(),
+            absent_reads: la_arena::ArenaMap::default(),
             dtype_locals: HashMap::new(),
             range_locals: HashMap::new(),
             lists: HashMap::new(),

@@ -582,7 +582,8 @@ impl Solver<'_> {
         };
         let value_at = body.expr_ranges[value];
         if matches!(body.exprs[value], Expr::None) || self.may_be_none(value) {
-            return Vec::new();
+            let bound_to = matches!(bound, Bound::Value(_)).then(|| self.none_binding_error(id, value));
+            return bound_to.flatten().into_iter().collect();
         }
         let (Some(held), Some(ty)) = (self.held(id), self.binding_type(bound, id)) else { return Vec::new() };
         let at = body.expr_ranges[target];
@@ -696,7 +697,7 @@ impl Solver<'_> {
         self.may_be_none_in(e, &self.none_locals)
     }
 
-    fn may_be_none_in(&self, e: ExprId, locals: &ArenaMap<LocalId, ()>) -> bool {
+    pub(super) fn may_be_none_in(&self, e: ExprId, locals: &ArenaMap<LocalId, ()>) -> bool {
         let body = self.body;
         // Conditional expressions nest as deep as the source: a stack of
         // the arms still to look at.
