@@ -290,14 +290,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return self.err(&self.range(a.target), "the number of axes of this array is not known");
             };
             if shape.len() > nd {
-                return self.err(
-                    &a.at,
-                    format!(
-                        "a {}-D result cannot be written into a {nd}-D array in place (NumPy raises \
-                         \"non-broadcastable output operand\")",
-                        shape.len()
-                    ),
-                );
+                return self.err(&a.at, in_place_rank_error(shape.len(), nd));
             }
             let tdims: Extents = (0..nd as u32).map(|k| self.dim(*target, k)).collect();
             shape = self.in_place_shape(&tdims, &shape, a);
@@ -328,17 +321,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let body_end = self.b.current_block();
         let sink = match &in_place {
             Some((a, target, tty)) => {
-                if !same_kind(s.dtype, tty.dtype) {
-                    let ufunc = ufunc_name(a.op);
-                    return self.err(
-                        &a.at,
-                        format!(
-                            "UFuncTypeError: Cannot cast ufunc '{ufunc}' output from dtype('{}') to dtype('{}') with \
-                             casting rule 'same_kind'",
-                            numpy_dtype_name(s.dtype),
-                            numpy_dtype_name(tty.dtype)
-                        ),
-                    );
+                if let Some(message) = in_place_cast_error(a.op, s.dtype, tty.dtype) {
+                    return self.err(&a.at, message);
                 }
                 self.enter(alloc_block);
                 Sink::Array(*target, tty.clone())
@@ -755,6 +739,29 @@ pub(super) fn shape_pattern(rank: usize) -> String {
 /// NumPy's `same_kind` casting: the kinds ordered Bool, unsigned, signed
 /// integers, floats, complex; a cast within a kind or to a later one is
 /// allowed (`uint64` into `int8` too), to an earlier one refused.
+/// A whole-array update in place whose result has `result` axes, more
+/// than the `nd` of the array written.
+pub(crate) fn in_place_rank_error(result: usize, nd: usize) -> String {
+    format!(
+        "a {result}-D result cannot be written into a {nd}-D array in place (NumPy raises \"non-broadcastable output \
+         operand\")"
+    )
+}
+
+/// Why `a op= value` in place refuses a result of `from` written into an
+/// array of `to`: NumPy's `same_kind` casting rule.
+pub(crate) fn in_place_cast_error(op: ast::Operator, from: DType, to: DType) -> Option<String> {
+    (!same_kind(from, to)).then(|| {
+        format!(
+            "UFuncTypeError: Cannot cast ufunc '{}' output from dtype('{}') to dtype('{}') with casting rule \
+             'same_kind'",
+            ufunc_name(op),
+            numpy_dtype_name(from),
+            numpy_dtype_name(to)
+        )
+    })
+}
+
 fn same_kind(from: DType, to: DType) -> bool {
     let rank = |d: DType| match kind(d) {
         Kind::Bool => 0,

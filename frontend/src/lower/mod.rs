@@ -46,7 +46,7 @@ pub(crate) use calls::{
     EMPTY_DTYPE, EMPTY_FORM, EMPTY_LENGTH, KEYWORD_ARGUMENTS, STARRED_ARGUMENT, TYPE_OF_NO_PARAMETER,
 };
 pub(crate) mod diagonals;
-mod elementwise;
+pub(crate) mod elementwise;
 pub(crate) mod expr;
 mod gather;
 pub(crate) mod grids;

@@ -354,6 +354,22 @@ impl Solver<'_> {
         if self.may_be_none(target) || self.may_be_none(value) {
             return None;
         }
+        // A whole array (or a view) updated in place, as the lowering's
+        // `fuse` writes it: a result of more axes, or of a dtype NumPy's
+        // `same_kind` rule does not cast to the array's.
+        if let Some(Ty::Arr(written)) = self.ty(target) {
+            use crate::lower::elementwise::{in_place_cast_error, in_place_rank_error};
+            let rhs = self.ty(value)?;
+            let element = |e: &[Ty]| self.arith_type(op, &e[0], &e[1]);
+            let Some(Some(Ty::Arr(result))) = self.elementwise(&[Ty::Arr(written.clone()), rhs], element) else {
+                return None;
+            };
+            let (nd, result_nd) = (written.ndim()?, result.ndim()?);
+            if result_nd > nd {
+                return Some((at, in_place_rank_error(result_nd, nd)));
+            }
+            return in_place_cast_error(op, result.dtype, written.dtype).map(|message| (at, message));
+        }
         let (current, element) = match body.exprs[target] {
             Expr::Name(Name::Local(id)) => match self.held(id)? {
                 Held::Scalar { t, .. } => (Ty::Num { s: t, nonneg: self.states[id].nonneg }, false),
