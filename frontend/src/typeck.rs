@@ -1742,6 +1742,23 @@ impl Solver<'_> {
         self.states[l].list.is_some().then_some(l)
     }
 
+    /// Why the operator `op` refuses the elements of `l` and `r` (one an
+    /// array of numbers of a known number of axes, the other too or a
+    /// number): its message for numbers of their types, said of their
+    /// elements.
+    fn element_arith_error(&self, op: ast::Operator, l: &Ty, r: &Ty) -> Option<String> {
+        let element = |t: &Ty| match t {
+            Ty::Arr(a) if a.ndim().is_some() && !a.dtype.is_text() => {
+                Some(Ty::Num { s: Scalar::strong(a.dtype), nonneg: false })
+            }
+            Ty::Num { .. } | Ty::Lit { .. } => Some(t.clone()),
+            _ => None,
+        };
+        let (el, er) = (element(l)?, element(r)?);
+        let message = arith(op, &el.operand()?, &er.operand()?).err()?;
+        Some(crate::lower::expr::whole_array_arithmetic_error(&message))
+    }
+
     /// Whether `e` was refused, while sweeping.
     fn was_refused(&self, e: ExprId) -> bool {
         self.reports.borrow().as_ref().is_some_and(|r| r.refused.get(e).is_some())
@@ -1846,6 +1863,11 @@ impl Solver<'_> {
                 if matches!(l, Ty::Arr(_)) || matches!(r, Ty::Arr(_)) {
                     let element = |e: &[Ty]| self.arith_type(*op, &e[0], &e[1]);
                     if let Some(t) = self.elementwise(&[l.clone(), r.clone()], element) {
+                        // Elements the operator refuses (`a + "s"`): the
+                        // lowering's `binop` of the whole arrays.
+                        if let (None, Some(message)) = (&t, self.element_arith_error(*op, &l, &r)) {
+                            return self.refuse_here(e, message);
+                        }
                         return t;
                     }
                 }

@@ -3,6 +3,15 @@
 
 use super::*;
 
+/// Arithmetic of whole arrays whose elements the operator refuses.
+pub(crate) const WHOLE_ARRAY_ARITHMETIC: &str = "arithmetic on whole arrays is not supported: loop over the elements";
+
+/// Arithmetic of whole arrays whose elements the operator refuses with
+/// `message` (as it refuses numbers of their types).
+pub(crate) fn whole_array_arithmetic_error(message: &str) -> String {
+    format!("{message} (the elements of this whole-array expression)")
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn expr(&mut self, e: hir::ExprId) -> Val {
         if let Some(call) = self.calls.last_mut() {
@@ -334,7 +343,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Err;
             }
             if matches!(l, Val::Arr { .. }) || matches!(r, Val::Arr { .. }) {
-                return self.err(&at, "arithmetic on whole arrays is not supported: loop over the elements");
+                return self.err(&at, WHOLE_ARRAY_ARITHMETIC);
             }
             if matches!(l, Val::Tuple(_)) || matches!(r, Val::Tuple(_)) {
                 return self.tuple_arith(op, l, r, at);
@@ -418,7 +427,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 return Val::Err;
             }
             if matches!(v, Val::Arr { .. }) {
-                return self.err(&at, "arithmetic on whole arrays is not supported: loop over the elements");
+                return self.err(&at, WHOLE_ARRAY_ARITHMETIC);
             }
             return self.err(&at, "this operand has no scalar value");
         };
