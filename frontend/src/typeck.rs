@@ -1843,6 +1843,9 @@ impl Solver<'_> {
             Expr::None if self.none_operands.get(e).is_some() && self.unlowered.get(e).is_none() => {
                 self.refuse_here(e, crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER)
             }
+            Expr::List(_) if self.none_operands.get(e).is_some() && self.unlowered.get(e).is_none() => {
+                self.refuse_here(e, refused_construct_error(self.body.construct_name(e)))
+            }
             Expr::Refused { construct, .. } if self.unlowered.get(e).is_none() => {
                 self.refuse_here(e, refused_construct_error(construct))
             }
@@ -5627,21 +5630,25 @@ fn not_read_as_values(body: &Body) -> ArenaMap<ExprId, ()> {
     out
 }
 
-/// The `None`s of `body` the lowering reads as numbers, which they are
-/// not: the operands of arithmetic and unary operators and of orderings
+/// The `None`s and list displays of `body` the lowering reads as numbers
+/// (or indexes, a list), which they are not: the operands of arithmetic
+/// and unary operators and of orderings
 /// (not an index, where `None` is NumPy's new axis; not in an annotation,
 /// `Int64 | None`, which [`unlowered_constructs`] holds).
 fn none_operands(body: &Body) -> ArenaMap<ExprId, ()> {
     let mut out = ArenaMap::default();
-    let none = |e: &ExprId| matches!(body.exprs[*e], Expr::None);
+    let refused = |e: &ExprId| matches!(body.exprs[*e], Expr::None | Expr::List(_));
     for (_, e) in body.exprs.iter() {
         let operands: Vec<ExprId> = match e {
             Expr::BinOp { lhs, rhs, .. } => vec![*lhs, *rhs],
             Expr::UnaryOp { operand, .. } => vec![*operand],
             Expr::Compare { ops, operands } if ops.iter().all(|op| is_ordering(*op)) => operands.to_vec(),
+            // `[0.25, 0.5][i]`: a list display indexed (not `None`, which
+            // indexes nothing here).
+            Expr::Subscript { base, .. } if matches!(body.exprs[*base], Expr::List(_)) => vec![*base],
             _ => continue,
         };
-        for o in operands.into_iter().filter(none) {
+        for o in operands.into_iter().filter(refused) {
             out.insert(o, ());
         }
     }
