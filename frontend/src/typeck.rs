@@ -416,6 +416,9 @@ pub(crate) struct LocalTypes {
     /// (see [`read_only`]): the lowering, reaching those writes, reports
     /// nothing more.
     pub read_only_writes: ArenaMap<ExprId, ()>,
+    /// The tuple result of a function whose result has no annotation, as
+    /// its `return`s give it (see [`results`]).
+    pub tuple_result: Option<results::TupleResult>,
 }
 
 /// A type error: where, and what.
@@ -534,6 +537,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.displays = tuple_displays(body);
         cx.none_locals = cx.maybe_none_locals();
         out.exprs = cx.sweep();
+        out.tuple_result = cx.tuple_result(&out.exprs);
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
         out.read_only_writes = reports.read_only_writes;
@@ -6644,5 +6648,6 @@ mod methods;
 mod numpy_functions;
 mod printing;
 mod read_only;
+pub(crate) mod results;
 #[cfg(test)]
 mod tests;
