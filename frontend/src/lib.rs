@@ -239,7 +239,7 @@ impl SourceFrontend for PyFrontend {
         check_post_imports(program, &module, &unit, &mut diags);
         let stmts: &[Stmt] = unit.parsed.body();
         // The module's calls see the declarations with every tuple result
-        // that is found by lowering its function first; each function is
+        // that the typecheck of its function finds first; each function is
         // still lowered against its own declaration (`own`: the module's,
         // then the instances of its generic functions).
         let mut own = unit.funcs.clone();
@@ -312,13 +312,13 @@ impl SourceFrontend for PyFrontend {
             if generics.decls.is_empty() {
                 break;
             }
-            // Every body lowered once more tells which instances of the
+            // Every body typed once more tells which instances of the
             // generic functions its calls name (see `generics`); those made
             // now may name others, and have results to find.
             let cx = ModuleCx { funcs: &funcs, ..base };
             for decl in &own {
                 if let Stmt::FunctionDef(def) = &stmts[decl.stmt] {
-                    let _ = lower::lower_function(&cx, &mut module.types, decl, def);
+                    lower::request_instances(&cx, &mut module.types, decl, def);
                 }
             }
             let requests = generics.instances.borrow_mut().take_requests();

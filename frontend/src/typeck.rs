@@ -4827,6 +4827,7 @@ impl Solver<'_> {
                 return None;
             }
         };
+        self.request_instance(g, &tys, given, written);
         let i = self.env.generics.instances.borrow().find(g, &sig, false)?;
         Some(Callee::of_decl(&self.env.funcs[i], self.env.types))
     }
@@ -4846,7 +4847,10 @@ impl Solver<'_> {
     fn post_call(&self, e: ExprId, name: &str, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
         let global = self.env.globals.get(self.unaliased(name)?)?;
         let callee = match global {
-            Global::Generic(g) => Callee::of_decl(&self.env.generics.decls[*g], self.env.types),
+            Global::Generic(g) => {
+                self.note_generic_call(*g);
+                Callee::of_decl(&self.env.generics.decls[*g], self.env.types)
+            }
             _ => self.callee(name)?,
         };
         if let Some(s) = args.iter().find(|a| matches!(self.body.exprs[**a], Expr::Starred(_))) {
@@ -6643,6 +6647,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 }
 
 pub(crate) mod assignments;
+mod instances;
 pub(crate) mod loops;
 mod methods;
 mod numpy_functions;

@@ -814,6 +814,29 @@ fn inferred_result_in(
     Some(InferredResult { ret: types.intern(result), weak, groups: Vec::new(), optional: Vec::new(), lists })
 }
 
+/// Types the body of `decl` (not lowered) for the instances of generic
+/// functions its calls ask for (see `generics`): the typecheck records
+/// them in `cx.generics`, and the generic functions its calls name.
+pub(crate) fn request_instances(cx: &ModuleCx<'_>, types: &mut TypeTable, decl: &FuncDecl, def: &ast::StmtFunctionDef) {
+    with_dtype_params(cx, decl, |cx| {
+        let hir = body_hir(cx, decl, def);
+        let read_only = read_only::ReadOnly::of(cx, &hir, decl, types);
+        let imported = |local: &str| calls::imported_callee(cx, local);
+        let env = typeck::TypeEnv {
+            globals: cx.globals,
+            funcs: cx.funcs,
+            generics: cx.generics,
+            types,
+            decl,
+            imported: &imported,
+            intrinsics: cx.intrinsics,
+            expr_types: true,
+            read_only: Some(&read_only),
+        };
+        typeck::local_types(&hir, &env);
+    })
+}
+
 /// `body` run in `cx` with each dtype parameter of `decl` (`dtype:
 /// type[Float64]`) a module-level name of its dtype, as `DT = Float64`
 /// is: `np.empty(n, dtype=dtype)` and `dtype(x)` read it so.
