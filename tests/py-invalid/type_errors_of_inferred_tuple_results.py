@@ -57,3 +57,9 @@ def widened(n: Int64, x: Float64, a: Float64[:, :]):
 def caller(x: Float64, a: Float64[:], n: Int64) -> Float64:
     p, q = mixed(x, a, n)
     return p
+
+
+def texts(x: Float64, n: Int64):
+    if n > 0:
+        return "a", n
+    return x, n

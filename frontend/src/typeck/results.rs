@@ -48,16 +48,16 @@ pub(crate) fn inferred_element_error(name: &str, k: usize, first: &TypeData) -> 
     )
 }
 
-/// The type a returned element of type `t` gives the result where the
-/// first `return` decides it (see [`TupleResult::elements`]); `None` for
-/// what is neither a number nor an array.
+/// The type a returned element of type `t` (not a tuple: a result holds
+/// its elements) gives the result where the first `return` decides it
+/// (see [`TupleResult::elements`]).
 fn element_type(t: &Ty) -> Option<TypeData> {
     match t {
         Ty::Arr(a) => {
             let dims = vec![None; a.ndim().unwrap_or(0)];
             Some(TypeData::array(a.dtype, Shape::dims(&dims), Layout::COrder))
         }
-        t => t.scalar().filter(|s| !s.dtype.is_text()).map(|s| TypeData::scalar(s.dtype)),
+        t => t.scalar().map(|s| TypeData::scalar(s.dtype)),
     }
 }
 
@@ -290,8 +290,6 @@ impl Solver<'_> {
                     }
                 };
                 let elements: Option<Vec<TypeData>> = flat.elements.iter().map(|(t, _)| element_type(t)).collect();
-                // An element neither a number nor an array: the lowering
-                // reports it.
                 let elements = elements?;
                 first = Some(TupleResult { elements, groups: flat.groups, optional: flat.optional, lists: flat.lists });
                 continue;
