@@ -2501,8 +2501,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // Refused by the typecheck (`typeck::Solver::return_error`): the
         // value is checked for the errors only the lowering finds.
         if self.refused_stmts.get(id).is_some() {
-            if let Some(v) = value.filter(|v| !matches!(hir.exprs[*v], hir::Expr::None)) {
-                self.expr(v);
+            let optional_display = self.decl.ret.is_none() && !self.optional_results.is_empty();
+            match value.map(|v| (v, &hir.exprs[v])) {
+                // A display of an unannotated tuple result, whose elements
+                // may be `None` where the other `return`s type them.
+                Some((_, hir::Expr::Tuple(elements))) if optional_display => {
+                    for (k, &e) in elements.iter().enumerate() {
+                        if self.optional_results.contains_key(&k) {
+                            self.expr_maybe_none(e);
+                        } else {
+                            self.expr(e);
+                        }
+                    }
+                }
+                Some((_, hir::Expr::None)) | None => {}
+                Some((v, _)) => {
+                    self.expr(v);
+                }
             }
             self.b.unreachable();
             self.open = false;
@@ -2678,11 +2693,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             hir::Expr::Tuple(elts) if elts.iter().any(|&e| self.is_list_name(e)) => {
                 // Its elements' flags are in the flat result (`maybe_none.rs`).
-                self.err(
-                    &self.range(v),
-                    "a list in a tuple result whose other elements may be `None` is not supported: return \
-                     `np.array(...)` of it",
-                );
+                // Refused by the typecheck (`typeck::results`) where it
+                // types the elements.
+                self.err(&self.range(v), typeck::results::LIST_BESIDE_OPTIONAL);
                 self.b.unreachable();
                 self.open = false;
                 return;

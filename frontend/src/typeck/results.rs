@@ -2,10 +2,13 @@
 //! from the `return`s (the lowering's `return_tuple_values` flattens each
 //! returned tuple the same way): the first `return` of a tuple gives the
 //! result's type, and the errors of every other `return` that does not
-//! give the same. The rounds that find the module's results read it
-//! ([`LocalTypes::tuple_result`]) rather than lowering the body. The
-//! messages are written here once: the lowering reports the same ones for
-//! the values the typecheck does not type.
+//! give the same, of a tuple of tuples held, and of a tuple or a list
+//! beside elements that may be `None` (sktime's `return None,
+//! np.zeros(0)` beside `return unique, counts`, see the lowering's
+//! `optional_result_elements`). The rounds that find the module's
+//! results read it ([`LocalTypes::tuple_result`]) rather than lowering
+//! the body. The messages are written here once: the lowering reports the
+//! same ones for the values the typecheck does not type.
 
 use super::*;
 
@@ -24,6 +27,13 @@ pub(crate) struct TupleResult {
     /// The elements that are lists (see `FuncDecl::result_lists`).
     pub lists: Vec<usize>,
 }
+
+/// The errors of a returned tuple display holding an element that may be
+/// `None` (see [`Solver::optional_elements`]) beside a tuple or a list.
+pub(crate) const TUPLE_BESIDE_OPTIONAL: &str =
+    "a tuple inside a result whose other elements may be `None` is not supported: return its elements one by one";
+pub(crate) const LIST_BESIDE_OPTIONAL: &str =
+    "a list in a tuple result whose other elements may be `None` is not supported: return `np.array(...)` of it";
 
 pub(crate) fn tuples_inside_differ(name: &str) -> String {
     format!(
@@ -166,19 +176,27 @@ impl Solver<'_> {
         let parts: Vec<(Ty, TextRange, bool)> = match &body.exprs[v] {
             Expr::Tuple(elts) if !optional.is_empty() => {
                 let mut parts = Vec::with_capacity(elts.len() + optional.len());
+                // The tuples held where no element may be `None`, every
+                // one refused; an element not typed.
+                let (mut held, mut unknown) = (Vec::new(), false);
                 for (k, &e) in elts.iter().enumerate() {
                     let at = body.expr_ranges[e];
-                    let value = match (optional.get(&k), &body.exprs[e]) {
-                        (Some(t), Expr::None) => match t.is_array {
+                    let value = match (optional.get(&k), &body.exprs[e], exprs.get(e)) {
+                        (Some(t), Expr::None, _) => match t.is_array {
                             true => Ty::Arr(t.clone()),
                             false => Ty::Num { s: Scalar::strong(t.dtype), nonneg: true },
                         },
-                        _ => match exprs.get(e) {
-                            // Refused by the lowering (a tuple beside
-                            // elements that may be `None`).
-                            Some(Ty::Tuple(_)) | None => return Returned::Unknown,
-                            Some(t) => t.clone(),
-                        },
+                        (None, _, Some(Ty::Tuple(_))) => {
+                            held.push(at);
+                            continue;
+                        }
+                        // A tuple where an element may be `None` is the
+                        // lowering's to refuse.
+                        (_, _, None) | (Some(_), _, Some(Ty::Tuple(_))) => {
+                            unknown = true;
+                            continue;
+                        }
+                        (_, _, Some(t)) => t.clone(),
                     };
                     if optional.contains_key(&k) {
                         flags.push(parts.len());
@@ -186,9 +204,19 @@ impl Solver<'_> {
                     }
                     parts.push((value, at, is_list(e)));
                 }
+                if let Some((first, others)) = held.split_first() {
+                    self.refuse_statement(s, *first, TUPLE_BESIDE_OPTIONAL);
+                    others.iter().for_each(|at| self.report(*at, TUPLE_BESIDE_OPTIONAL));
+                    return Returned::Unknown;
+                }
+                if unknown {
+                    return Returned::Unknown;
+                }
                 if parts.len() != elts.len() {
-                    // The lowering refuses a list among them.
+                    // The flags are in the flat result, beside a list's
+                    // elements.
                     if elts.iter().any(|&e| is_list(e)) {
+                        self.refuse_statement(s, v_at, LIST_BESIDE_OPTIONAL);
                         return Returned::Unknown;
                     }
                     // Each element is located at the whole value.
