@@ -19,10 +19,12 @@
 //! `$` is in no Python name; diagnostics show `f`), private to the module.
 //!
 //! Instances are found as the results of unannotated functions are
-//! (`PyFrontend::define`): every body is lowered, a call whose instance
-//! does not exist yet requests it ([`Instances::request`]) and lowers to
-//! nothing, the requested instances are declared, and the bodies are
-//! lowered again until no call requests a new one. The typecheck types a
+//! (`PyFrontend::define`): every body is typed (not lowered), a call whose
+//! instance does not exist yet requests it ([`Instances::request`], where
+//! the typecheck binds the call: `typeck::instances`) and has no type,
+//! the requested instances are declared, and the bodies are typed again
+//! until no call requests a new one. The lowering asks for the same
+//! instances, all made by then. The typecheck types a
 //! call by the instance it names once that exists
 //! ([`Instances::find`], which does not tell a writable array from a
 //! read-only one: both instances give the same result). A function gets

@@ -242,7 +242,7 @@ impl SourceFrontend for PyFrontend {
         check_post_imports(program, &module, &unit, &mut diags);
         let stmts: &[Stmt] = unit.parsed.body();
         // The module's calls see the declarations with every tuple result
-        // that is found by lowering its function first; each function is
+        // that the typecheck of its function finds first; each function is
         // still lowered against its own declaration (`own`: the module's,
         // then the instances of its generic functions).
         let mut own = unit.funcs.clone();
@@ -272,8 +272,8 @@ impl SourceFrontend for PyFrontend {
                     d.ret.is_none() && d.ret_unannotated && !d.ret_poisoned && returns_a_value(&stmts[d.stmt])
                 })
                 .collect();
-            // A round lowers the functions whose result is still unknown; a
-            // result found lets the next round lower their callers. A result
+            // A round types the functions whose result is still unknown; a
+            // result found lets the next round type their callers. A result
             // that needs itself (recursion, directly or through others) is
             // never found, and the calls that need it stay errors.
             loop {
@@ -284,40 +284,30 @@ impl SourceFrontend for PyFrontend {
                     }
                     let Stmt::FunctionDef(def) = &stmts[own[i].stmt] else { continue };
                     let cx = ModuleCx { funcs: &funcs, ..base };
-                    let (ret, groups, optional, mut lists) =
-                        match lower::lower_function(&cx, &mut module.types, &own[i], def) {
-                            Ok((f, _)) => (f.ret, f.result_groups, f.maybe_none.result_elements, f.list_results),
-                            Err(_) => (None, Vec::new(), Vec::new(), Vec::new()),
-                        };
-                    // A result that is not a tuple is what the `return`s
-                    // give (a Python number staying one for the module's
-                    // callers); the function is then lowered as if
-                    // annotated so.
-                    let (ret, weak) = match ret {
-                        None => match lower::inferred_result(&cx, &mut module.types, &own[i], def) {
-                            Some((t, weak, list)) => {
-                                if list {
-                                    lists = vec![0];
-                                }
-                                (Some(t), weak)
-                            }
-                            None => (None, false),
-                        },
-                        ret => (ret, false),
+                    // What the `return`s give (a Python number staying one
+                    // for the module's callers); a function whose result
+                    // is not a tuple is then lowered as if annotated so.
+                    // The functions whose result is still unknown, by the
+                    // name their calls give (a generic function's for its
+                    // instances).
+                    let unknown = |name: &str| {
+                        unannotated
+                            .iter()
+                            .any(|&j| funcs[j].ret.is_none() && own[j].name.split('$').next() == Some(name))
                     };
-                    if ret.is_some() {
-                        funcs[i].ret = ret;
-                        funcs[i].ret_weak = weak;
-                        funcs[i].result_groups = groups;
-                        funcs[i].result_optional = optional;
-                        funcs[i].result_lists = lists.clone();
-                        if funcs[i].ret.is_some_and(|t| !module.types.get(t).is_tuple()) {
-                            own[i].ret = ret;
-                            own[i].ret_weak = weak;
-                            own[i].result_lists = lists;
-                        }
-                        found = true;
+                    let r = lower::inferred_result(&cx, &mut module.types, &own[i], def, &unknown);
+                    let Some(r) = r else { continue };
+                    funcs[i].ret = Some(r.ret);
+                    funcs[i].ret_weak = r.weak;
+                    funcs[i].result_groups = r.groups;
+                    funcs[i].result_optional = r.optional;
+                    funcs[i].result_lists = r.lists.clone();
+                    if !module.types.get(r.ret).is_tuple() {
+                        own[i].ret = Some(r.ret);
+                        own[i].ret_weak = r.weak;
+                        own[i].result_lists = r.lists;
                     }
+                    found = true;
                 }
                 if !found {
                     break;
@@ -326,13 +316,13 @@ impl SourceFrontend for PyFrontend {
             if generics.decls.is_empty() {
                 break;
             }
-            // Every body lowered once more tells which instances of the
+            // Every body typed once more tells which instances of the
             // generic functions its calls name (see `generics`); those made
             // now may name others, and have results to find.
             let cx = ModuleCx { funcs: &funcs, ..base };
             for decl in &own {
                 if let Stmt::FunctionDef(def) = &stmts[decl.stmt] {
-                    let _ = lower::lower_function(&cx, &mut module.types, decl, def);
+                    lower::request_instances(&cx, &mut module.types, decl, def);
                 }
             }
             let requests = generics.instances.borrow_mut().take_requests();

@@ -187,6 +187,21 @@
 //!   indices (what is not an array, indices not of integers or Bools, an
 //!   array of no axes, a mask of more axes); a write to an input array is
 //!   reported besides ([`read_only`]);
+//! - the `return`s of a function whose result is unannotated
+//!   ([`results`]): the first `return` of a tuple gives the result's type
+//!   ([`LocalTypes::tuple_result`]: its elements flattened as the lowering
+//!   flattens them, with the tuples inside it, its lists and the presence
+//!   flags of elements some `return` gives as `None`; the rounds of
+//!   `PyFrontend::define` read it instead of lowering the body), and every
+//!   other `return` that does not give the same is refused: a value that
+//!   is not a tuple, or none; tuples or lists inside it in other places;
+//!   another count of elements; an element that does not widen to the
+//!   first's. Also refused: a tuple of tuples or an empty tuple held, and
+//!   a tuple or a list beside elements that may be `None`; the instances
+//!   of generic functions that calls name ([`instances`]) are asked for
+//!   where the sweep binds the call (arrays writable unless the argument
+//!   reads an input or a module-level array), so that the rounds type the
+//!   bodies rather than lower them to find them;
 //! - values that may be `None` ([`maybe_none`]): `None`, or a call of a
 //!   function returning `T | None` or a conditional expression with such
 //!   an arm, bound to a parameter not annotated `T | None`; a local bound
@@ -437,6 +452,9 @@ pub(crate) struct LocalTypes {
     /// The reads of locals that may be `None` where they may be (see
     /// [`presence`]): the lowering knows none of them present.
     pub absent_reads: ArenaMap<ExprId, ()>,
+    /// The tuple result of a function whose result has no annotation, as
+    /// its `return`s give it (see [`results`]).
+    pub tuple_result: Option<results::TupleResult>,
 }
 
 /// A type error: where, and what.
@@ -559,6 +577,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.none_locals = cx.maybe_none_locals();
         cx.absent_reads = cx.absent_reads();
         out.exprs = cx.sweep();
+        out.tuple_result = cx.tuple_result(&out.exprs);
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
         out.read_only_writes = reports.read_only_writes;
@@ -4934,6 +4953,7 @@ impl Solver<'_> {
                 return None;
             }
         };
+        self.request_instance(g, &tys, given, written);
         let i = self.env.generics.instances.borrow().find(g, &sig, false)?;
         Some(Callee::of_decl(&self.env.funcs[i], self.env.types))
     }
@@ -4953,7 +4973,10 @@ impl Solver<'_> {
     fn post_call(&self, e: ExprId, name: &str, args: &[ExprId], keywords: &[Keyword]) -> Option<Ty> {
         let global = self.env.globals.get(self.unaliased(name)?)?;
         let callee = match global {
-            Global::Generic(g) => Callee::of_decl(&self.env.generics.decls[*g], self.env.types),
+            Global::Generic(g) => {
+                self.note_generic_call(*g);
+                Callee::of_decl(&self.env.generics.decls[*g], self.env.types)
+            }
             _ => self.callee(name)?,
         };
         if let Some(s) = args.iter().find(|a| matches!(self.body.exprs[**a], Expr::Starred(_))) {
@@ -6757,6 +6780,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 }
 
 pub(crate) mod assignments;
+mod instances;
 pub(crate) mod loops;
 pub(crate) mod maybe_none;
 mod methods;
@@ -6765,5 +6789,6 @@ mod presence;
 mod printing;
 mod range_locals;
 mod read_only;
+pub(crate) mod results;
 #[cfg(test)]
 mod tests;

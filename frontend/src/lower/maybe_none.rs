@@ -650,12 +650,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let at = self.range(e);
             let Some(t) = self.optional_results.get(&k).cloned() else {
                 let v = self.expr(e);
+                // Refused by the typecheck (`typeck::results`) where it
+                // types the element.
                 if matches!(v, Val::Tuple(_)) {
-                    self.err(
-                        &at,
-                        "a tuple inside a result whose other elements may be `None` is not supported: return its \
-                         elements one by one",
-                    );
+                    self.err(&at, typeck::results::TUPLE_BESIDE_OPTIONAL);
                     failed = true;
                 }
                 failed |= matches!(v, Val::Err);

@@ -707,22 +707,41 @@ fn lower_body(
     }
 }
 
-/// The result type of a function whose result has no annotation, as an
-/// instance of a generic function gets one (see `generics`): what its
+/// The result of a function whose result has no annotation, as the
+/// rounds that find the module's results set it on its declaration.
+pub(crate) struct InferredResult {
+    pub ret: TypeId,
+    /// A Python number: every `return` gives one.
+    pub weak: bool,
+    /// The tuples inside a tuple result (see `FuncDecl::result_groups`).
+    pub groups: Vec<(usize, usize)>,
+    /// The flags of a tuple result's elements that may be `None`.
+    pub optional: Vec<usize>,
+    /// The elements of the result that are lists (see
+    /// `FuncDecl::result_lists`).
+    pub lists: Vec<usize>,
+}
+
+/// The result of a function whose result has no annotation, as an
+/// instance of a generic function gets one (see `generics`), found by the
+/// typecheck of its body (not lowered). A tuple is what the first
+/// `return` of one gives ([`typeck::results`]). Otherwise what the
 /// `return`s give, joined as a local assigned each would be (numbers to
 /// their common dtype, a Python number to its default; arrays of one dtype
-/// and number of axes). `None` when a `return` gives `None`, a tuple
-/// (inferred by `return_tuple`, as of any function) or a value whose type
-/// is not known yet. With it, whether it is a Python number (every
-/// `return` gives one), and whether it is a list (every `return` gives a
-/// list local, see `lists.rs`: a 1-D array in the IR).
+/// and number of axes), with whether it is a Python number (every
+/// `return` gives one) and whether it is a list (every `return` gives a
+/// list local, see `lists.rs`: a 1-D array in the IR). `None` when a
+/// `return` gives `None` or a value whose type is not known yet, and for
+/// a tuple while the body calls a function of the module whose result is
+/// not known yet (`unknown`, by name; itself, when it is recursive).
 pub(crate) fn inferred_result(
     cx: &ModuleCx<'_>,
     types: &mut TypeTable,
     decl: &FuncDecl,
     def: &ast::StmtFunctionDef,
-) -> Option<(TypeId, bool, bool)> {
-    with_dtype_params(cx, decl, |cx| inferred_result_in(cx, types, decl, def))
+    unknown: &dyn Fn(&str) -> bool,
+) -> Option<InferredResult> {
+    with_dtype_params(cx, decl, |cx| inferred_result_in(cx, types, decl, def, unknown))
 }
 
 /// [`inferred_result`] in `cx`, which holds the function's dtype
@@ -732,7 +751,8 @@ fn inferred_result_in(
     types: &mut TypeTable,
     decl: &FuncDecl,
     def: &ast::StmtFunctionDef,
-) -> Option<(TypeId, bool, bool)> {
+    unknown: &dyn Fn(&str) -> bool,
+) -> Option<InferredResult> {
     let hir = body_hir(cx, decl, def);
     let imported = |local: &str| calls::imported_callee(cx, local);
     let env = typeck::TypeEnv {
@@ -747,6 +767,21 @@ fn inferred_result_in(
         read_only: None,
     };
     let solved = typeck::local_types(&hir, &env);
+    if let Some(t) = solved.tuple_result {
+        // A call of a function whose result is not known is an error of
+        // the body until that result is found.
+        let calls_unknown = hir.exprs.values().any(|e| match e {
+            hir::Expr::Call { func, .. } => {
+                matches!(&hir.exprs[*func], hir::Expr::Name(hir::Name::Global(g)) if unknown(g))
+            }
+            _ => false,
+        });
+        if calls_unknown {
+            return None;
+        }
+        let ret = types.intern(TypeData::tuple(t.elements));
+        return Some(InferredResult { ret, weak: false, groups: t.groups, optional: t.optional, lists: t.lists });
+    }
     let (mut scalar, mut array): (Option<Scalar>, Option<TypeData>) = (None, None);
     // A `return` that calls the function itself is typed by the others
     // (`return n * fact(n - 1)` by `return 1`), as Numba types recursion.
@@ -796,7 +831,31 @@ fn inferred_result_in(
         }
         _ => return None,
     };
-    Some((types.intern(result), weak, lists > 0))
+    let lists = if lists > 0 { vec![0] } else { Vec::new() };
+    Some(InferredResult { ret: types.intern(result), weak, groups: Vec::new(), optional: Vec::new(), lists })
+}
+
+/// Types the body of `decl` (not lowered) for the instances of generic
+/// functions its calls ask for (see `generics`): the typecheck records
+/// them in `cx.generics`, and the generic functions its calls name.
+pub(crate) fn request_instances(cx: &ModuleCx<'_>, types: &mut TypeTable, decl: &FuncDecl, def: &ast::StmtFunctionDef) {
+    with_dtype_params(cx, decl, |cx| {
+        let hir = body_hir(cx, decl, def);
+        let read_only = read_only::ReadOnly::of(cx, &hir, decl, types);
+        let imported = |local: &str| calls::imported_callee(cx, local);
+        let env = typeck::TypeEnv {
+            globals: cx.globals,
+            funcs: cx.funcs,
+            generics: cx.generics,
+            types,
+            decl,
+            imported: &imported,
+            intrinsics: cx.intrinsics,
+            expr_types: true,
+            read_only: Some(&read_only),
+        };
+        typeck::local_types(&hir, &env);
+    })
 }
 
 /// `body` run in `cx` with each dtype parameter of `decl` (`dtype:
@@ -2485,8 +2544,23 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // Refused by the typecheck (`typeck::Solver::return_error`): the
         // value is checked for the errors only the lowering finds.
         if self.refused_stmts.get(id).is_some() {
-            if let Some(v) = value.filter(|v| !matches!(hir.exprs[*v], hir::Expr::None)) {
-                self.expr(v);
+            let optional_display = self.decl.ret.is_none() && !self.optional_results.is_empty();
+            match value.map(|v| (v, &hir.exprs[v])) {
+                // A display of an unannotated tuple result, whose elements
+                // may be `None` where the other `return`s type them.
+                Some((_, hir::Expr::Tuple(elements))) if optional_display => {
+                    for (k, &e) in elements.iter().enumerate() {
+                        if self.optional_results.contains_key(&k) {
+                            self.expr_maybe_none(e);
+                        } else {
+                            self.expr(e);
+                        }
+                    }
+                }
+                Some((_, hir::Expr::None)) | None => {}
+                Some((v, _)) => {
+                    self.expr(v);
+                }
             }
             self.b.unreachable();
             self.open = false;
@@ -2517,8 +2591,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 // The value's own error is reported.
                 Some((Val::Err, _)) => {}
+                // Refused by the typecheck (`typeck::results`) where it
+                // types the value.
                 _ => {
-                    self.err(&at, format!("function `{}` returns a tuple: every `return` gives one", self.decl.name));
+                    self.err(&at, typeck::results::not_a_tuple_returned(&self.decl.name));
                 }
             }
             self.b.unreachable();
@@ -2660,11 +2736,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             hir::Expr::Tuple(elts) if elts.iter().any(|&e| self.is_list_name(e)) => {
                 // Its elements' flags are in the flat result (`maybe_none.rs`).
-                self.err(
-                    &self.range(v),
-                    "a list in a tuple result whose other elements may be `None` is not supported: return \
-                     `np.array(...)` of it",
-                );
+                // Refused by the typecheck (`typeck::results`) where it
+                // types the elements.
+                self.err(&self.range(v), typeck::results::LIST_BESIDE_OPTIONAL);
                 self.b.unreachable();
                 self.open = false;
                 return;
@@ -2716,14 +2790,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.b.unreachable();
             return;
         }
+        // Refused by the typecheck (`typeck::results`) where it types
+        // the `return`s.
         if inferred && self.inferred_tuple.is_some() && groups != self.inferred_groups {
-            self.err(
-                &at,
-                format!(
-                    "the tuples inside this result are not where the first `return` of function `{name}` has \
-                     them: every `return` gives the same types"
-                ),
-            );
+            self.err(&at, typeck::results::tuples_inside_differ(&name));
             self.b.unreachable();
             return;
         }
@@ -2733,13 +2803,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return;
         }
         if inferred && self.inferred_tuple.is_some() && listed != self.inferred_lists {
-            self.err(
-                &at,
-                format!(
-                    "the lists in this result are not where the first `return` of function `{name}` has them: \
-                     every `return` gives the same types"
-                ),
-            );
+            self.err(&at, typeck::results::lists_inside_differ(&name));
             self.b.unreachable();
             return;
         }
@@ -2805,11 +2869,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 None => {
                     if !matches!(val, Val::Err) {
                         let what = match expected.as_ref() {
-                            Some(w) if declared.is_none() => format!(
-                                "element {k} of the tuple the first `return` of function `{name}` gives is {}: \
-                                 every `return` gives the same types (or annotate `-> tuple[...]`)",
-                                w[k]
-                            ),
+                            Some(w) if declared.is_none() => typeck::results::inferred_element_error(&name, k, &w[k]),
                             Some(w) => typeck::loops::tuple_element_error(&name, k, &w[k]),
                             None => format!("element {k} of a returned tuple must be a scalar or an array"),
                         };

@@ -1297,3 +1297,60 @@ fn every_term_of_a_long_sum_is_typed_once_on_a_small_stack() {
     assert_eq!(typed.len(), count);
     assert!(typed.iter().all(|t| t == "Int64"), "{:?}", typed.iter().find(|t| *t != "Int64"));
 }
+
+/// The tuple result the `return`s of function `f` of `src` give (its
+/// result unannotated).
+fn tuple_result_of(src: &str) -> Option<results::TupleResult> {
+    typechecked(&format!("{HEADER}{src}"), &|_| None, |_, types| types.tuple_result)
+}
+
+/// The annotation of each element of `t`.
+fn shown_elements(t: &results::TupleResult) -> Vec<String> {
+    t.elements.iter().map(annotation_text).collect()
+}
+
+#[test]
+fn a_tuple_result_is_what_the_first_return_of_a_tuple_gives() {
+    let src = "def f(x: Float64, a: Float64[:], n: Int64):
+    if n > 0:
+        return x, (a, n)
+    return 1.0, (a, 2)
+";
+    let got = tuple_result_of(src).expect("a tuple result");
+    assert_eq!(shown_elements(&got), ["Float64", "Float64[:]", "Int64"]);
+    assert_eq!((got.groups, got.optional, got.lists), (vec![(1, 2)], vec![], vec![]));
+    // An element some `return` gives as `None`, with its presence flag
+    // before it; a list.
+    let src = "def f(x: Float64, a: Float64[:], n: Int64):
+    if n > 0:
+        return None, x
+    return a, x
+";
+    let got = tuple_result_of(src).expect("a tuple result");
+    assert_eq!(shown_elements(&got), ["Bool", "Float64[:]", "Float64"]);
+    assert_eq!((got.groups, got.optional, got.lists), (vec![], vec![0], vec![]));
+    let src = "def f(x: Float64, n: Int64):
+    xs = [1.0, 2.0]
+    return x, xs
+";
+    assert_eq!(tuple_result_of(src).expect("a tuple result").lists, [1]);
+    // A number widens to the first's element; a `return` that disagrees
+    // is refused, and the first still gives the result.
+    let src = "def f(x: Float64, a: Float64[:], n: Int64):
+    if n > 0:
+        return x, n
+    if n > 1:
+        return n, n
+    return a, n
+";
+    assert_eq!(shown_elements(&tuple_result_of(src).expect("a tuple result")), ["Float64", "Int64"]);
+    // A `return` whose value has no type (the recursive call's result is
+    // not known): no result.
+    let src = "def f(n: Int64):
+    if n == 0:
+        return 0, 1
+    a, b = f(n - 1)
+    return b, a + b
+";
+    assert_eq!(tuple_result_of(src), None);
+}
