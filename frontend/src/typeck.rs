@@ -4878,6 +4878,12 @@ impl Solver<'_> {
                     Some(Global::BoundaryModule(m)) if root != *base && m != "numpy" && &**attr != "dot" => {
                         Some((func_at, TargetError::CPython(&body.dotted(func)?).message()))
                     }
+                    // `math.sqrt(x)` without `import math`: the name is what
+                    // is missing, as CPython's NameError says.
+                    None if matches!(&body.exprs[root], Expr::Name(Name::Free(n)) if python_scalar(n).is_none()) => {
+                        let Expr::Name(Name::Free(n)) = &body.exprs[root] else { return None };
+                        Some((body.expr_ranges[root], name_error(n, None)?))
+                    }
                     // A method of a value (a local, an element, a call's
                     // result) that compiled code does not call; not of a
                     // local left without a type (its binding's error is
@@ -5765,6 +5771,16 @@ fn unlowered_constructs(body: &Body) -> ArenaMap<ExprId, ()> {
             Stmt::Assert { msg: Some(m), .. } => {
                 out.insert(*m, ());
             }
+            // What raises no exception compiled code raises
+            // (`raise Fault(x)`) has its arguments lowered, for their
+            // errors.
+            Stmt::Raise { exc: Some(exc), cause: None } => match &body.exprs[*exc] {
+                Expr::Call { func, .. } if !raises_known_exception(body, *func) => {
+                    out.insert(*exc, ());
+                    roots.push(*func);
+                }
+                _ => roots.push(*exc),
+            },
             Stmt::Raise { exc, cause } => roots.extend(exc.iter().chain(cause)),
             Stmt::Refused { exprs, .. } => roots.extend(exprs.iter()),
             _ => {}
@@ -5772,6 +5788,12 @@ fn unlowered_constructs(body: &Body) -> ArenaMap<ExprId, ()> {
     }
     insert_subtrees(body, roots, &mut out);
     out
+}
+
+/// Whether `func` names one of the exceptions compiled code raises (the
+/// lowering's `raise_`, which lowers nothing of a raise of one).
+fn raises_known_exception(body: &Body, func: ExprId) -> bool {
+    matches!(&body.exprs[func], Expr::Name(Name::Free(n)) if crate::lower::RAISABLE.contains(&&**n))
 }
 
 /// Why an expression of the refused construct `construct` (`"a dict
