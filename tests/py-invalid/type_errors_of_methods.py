@@ -1,4 +1,4 @@
-# error: the methods compiled code does not call (of an array local, an element, a call's result; a list local's other than `append`, and `append` of other than one value; `sum` of what is not a tuple; `postc.empty` of other than an integer length and a numeric dtype) are the typecheck's: every one reported, with the arguments' own errors, in the blocks of refused statements too
+# error: the methods compiled code does not call (of an array local, an element, a call's result; a list local's other than `append`, and `append` of other than one value or of what is not a number; `sum` of what is not a tuple; `postc.empty` of other than an integer length and a numeric dtype) are the typecheck's: every one reported, with the arguments' own errors, in the blocks of refused statements too
 import numpy as np
 import postc
 from postyp import Float64, Int64
@@ -31,3 +31,11 @@ def empties(n: Int64, x: Float64) -> Float64:
     of_float = postc.empty(x, Float64)
     of_three = postc.empty(n, Float64, 1)
     return from_value[0] + of_text[0] + of_float[0] + of_three[0]
+
+
+def appends(a: Float64[:], x: Float64) -> Float64:
+    ps = [0.0]
+    ps.append((a[0], a[1]))
+    ps.append(a)
+    ps.append(x)
+    return ps[0]

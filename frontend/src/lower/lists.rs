@@ -42,6 +42,9 @@ pub(crate) fn list_method_error(name: &str, attr: &str) -> String {
     format!("`{name}.{attr}` is not compiled: a list grows by `append` and is read by index")
 }
 
+/// What is not a number given to a list.
+pub(crate) const LIST_HOLDS_NUMBERS: &str = "a list holds numbers here";
+
 /// `xs.append(...)` of other than one value.
 pub(crate) const APPEND_TAKES_ONE_VALUE: &str = "`append` takes one value";
 
@@ -108,7 +111,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let e_at = self.range(e);
             if v.scalar().is_none() {
                 if !matches!(v, Val::Err) {
-                    self.err(&e_at, "a list holds numbers here");
+                    self.err(&e_at, LIST_HOLDS_NUMBERS);
                 }
                 return true;
             }
@@ -152,7 +155,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let arg_at = self.range(*arg);
         if v.scalar().is_none() {
             if !matches!(v, Val::Err) {
-                self.err(&arg_at, "a list holds numbers here");
+                self.err(&arg_at, LIST_HOLDS_NUMBERS);
             }
             return Some(Val::Err);
         }

@@ -207,7 +207,7 @@ impl Solver<'_> {
 
     /// `prange(...)` (`postc.prange`, `numba.prange` or imported), with
     /// or without keywords.
-    fn is_prange_call(&self, e: ExprId) -> bool {
+    pub(super) fn is_prange_call(&self, e: ExprId) -> bool {
         let Expr::Call { func, .. } = &self.body.exprs[e] else { return false };
         self.names_range(*func) && !matches!(&self.body.exprs[*func], Expr::Name(Name::Free(_)))
     }

@@ -3,7 +3,7 @@
 //! code calls at all ([`method_compiles`]).
 
 use super::*;
-use crate::lower::lists::{list_method_error, APPEND_TAKES_ONE_VALUE};
+use crate::lower::lists::{list_method_error, APPEND_TAKES_ONE_VALUE, LIST_HOLDS_NUMBERS};
 
 /// Whether compiled code calls the method `attr` of an array, a number or
 /// an element (`a.sum()`, `a.sort()`, `x.conjugate()`, `a.dot(b)`): the
@@ -32,9 +32,34 @@ impl Solver<'_> {
             let name = &self.body.locals[list].name;
             return self.refuse(e, self.body.attr_ranges[func], list_method_error(name, attr));
         }
-        if args.len() != 1 || !keywords.is_empty() {
-            return self.refuse_here(e, APPEND_TAKES_ONE_VALUE);
+        let ([arg], []) = (args, keywords) else { return self.refuse_here(e, APPEND_TAKES_ONE_VALUE) };
+        // In a `prange` loop the lowering may refuse the call first, for
+        // growing the list in parallel.
+        if self.maybe_none(*arg) || self.in_prange_loop(e) {
+            return None;
+        }
+        if self.ty(*arg)?.scalar().is_none() {
+            return self.refuse(e, self.body.expr_ranges[*arg], LIST_HOLDS_NUMBERS);
         }
         None
+    }
+
+    /// Whether `e` is in the body of a `prange` loop.
+    fn in_prange_loop(&self, e: ExprId) -> bool {
+        let body = self.body;
+        let mut inside = ArenaMap::default();
+        for (_, stmt) in body.stmts.iter() {
+            let Stmt::For { iter, body: block, .. } = stmt else { continue };
+            if !self.is_prange_call(*iter) {
+                continue;
+            }
+            let mut pending: Vec<StmtId> = block.to_vec();
+            while let Some(s) = pending.pop() {
+                let (roots, blocks) = parts_of(&body.stmts[s]);
+                insert_subtrees(body, roots, &mut inside);
+                pending.extend(blocks.into_iter().flatten());
+            }
+        }
+        inside.get(e).is_some()
     }
 }
