@@ -320,9 +320,20 @@
 //!   ([`crate::lower::numpy_compiles`], decided once), the methods of
 //!   values it does not call ([`methods::method_compiles`]: not of a
 //!   local left without a type) and a list local's methods other than
-//!   `append`, and `append` of other than one value; the callees of what
-//!   a `for` loop runs over but the calls it steps through
-//!   ([`uncalled`]).
+//!   `append`, `append` of other than one value or (outside `prange`
+//!   loops) of what is not a number; the callees of what a `for` loop
+//!   runs over but the calls it steps through ([`uncalled`]); a module
+//!   name that is undefined called through (`math.sqrt` without `import
+//!   math`); undefined names in the arguments of a `raise` of what
+//!   compiled code does not raise; reshapes (no shape, the shape `()`,
+//!   every extent that is not an integer, what is not an array); `min`
+//!   and `max` of tuples among what is not one or of different lengths;
+//!   whole-array arithmetic whose elements the operator refuses (its
+//!   message for numbers of their types); list displays indexed or read
+//!   as operands; `type(x)` of what is not a scalar parameter; a POST
+//!   module's member it does not have, read as a value; a local holding a
+//!   `range` bound to one again or read but as what a loop runs over
+//!   ([`range_locals`]).
 //!
 //! The other errors are still the lowering's to report.
 //!
