@@ -1683,6 +1683,7 @@ impl Solver<'_> {
                 Some((at, message)) => self.refuse_statement(s, at, message),
                 None => {
                     self.range_rebound(s);
+                    self.check_list_display(s);
                     self.check_assignment_targets(s)
                 }
             },
@@ -6814,6 +6815,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 
 pub(crate) mod assignments;
 mod instances;
+pub(crate) mod lists;
 pub(crate) mod loops;
 pub(crate) mod maybe_none;
 mod methods;

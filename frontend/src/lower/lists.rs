@@ -72,7 +72,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `xs = [a, b, ...]` of a list local: whether `target` is one (and
     /// the display bound, or reported).
-    pub(super) fn bind_list(&mut self, target: hir::ExprId, value: hir::ExprId) -> bool {
+    pub(super) fn bind_list(&mut self, id: hir::StmtId, target: hir::ExprId, value: hir::ExprId) -> bool {
         let hir = self.hir;
         let (hir::Expr::Name(n), hir::Expr::List(elts)) = (&hir.exprs[target], &hir.exprs[value]) else {
             return false;
@@ -86,7 +86,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.expr(e);
             }
             // With elements or appends, what made them untyped is their
-            // own error (reported where they are lowered).
+            // own error; without, the typecheck refuses the statement.
             let local = match n {
                 hir::Name::Local(id) => Some(*id),
                 _ => None,
@@ -94,13 +94,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let appended =
                 (hir.exprs.iter()).any(|(e, _)| typeck::list_append(hir, e).is_some_and(|(id, _)| Some(id) == local));
             if elts.is_empty() && !appended {
-                self.err(
-                    &self.range(target),
-                    format!(
-                        "the list `{name}` is never given a number, so the type of its elements is unknown: \
-                         start it with one (`{name} = [x]`) or append one"
-                    ),
-                );
+                self.refused_statement(id, &self.range(target));
             }
             return true;
         };
