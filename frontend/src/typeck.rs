@@ -949,6 +949,9 @@ struct Reports {
     refused: ArenaMap<ExprId, ()>,
     refused_stmts: ArenaMap<StmtId, ()>,
     read_only_writes: ArenaMap<ExprId, ()>,
+    /// The dtype each local bound to one was last bound to, so far in
+    /// the sweep ([`dtype_locals`]).
+    dtypes: ArenaMap<LocalId, DType>,
 }
 
 impl Solver<'_> {
@@ -1684,6 +1687,7 @@ impl Solver<'_> {
                 None => {
                     self.range_rebound(s);
                     self.check_list_display(s);
+                    self.check_dtype_binding(s);
                     self.check_assignment_targets(s)
                 }
             },
@@ -6814,6 +6818,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 }
 
 pub(crate) mod assignments;
+pub(crate) mod dtype_locals;
 mod instances;
 pub(crate) mod lists;
 pub(crate) mod loops;

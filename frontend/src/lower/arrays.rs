@@ -843,7 +843,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// binding of the local must give the same dtype. `false` when
     /// `value` is not a NumPy dtype (the assignment is lowered as any
     /// other).
-    pub(super) fn bind_dtype(&mut self, target: hir::ExprId, value: hir::ExprId) -> bool {
+    pub(super) fn bind_dtype(&mut self, id: hir::StmtId, target: hir::ExprId, value: hir::ExprId) -> bool {
         let hir::Expr::Name(n) = &self.hir.exprs[target] else { return false };
         let local = self.name_text(n);
         if !self.locals.get(local).is_some_and(|l| !l.param && l.ty.is_none()) {
@@ -860,17 +860,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 d
             }
         };
+        // Refused by the typecheck (`typeck::dtype_locals`), which sees
+        // the bindings in this order.
         match self.dtype_locals.insert(local.to_owned(), d) {
-            Some(before) if before != d => {
-                self.err(
-                    &self.range(target),
-                    format!(
-                        "`{}` is bound to two dtypes ({} and {}): a local dtype is fixed when the function is compiled",
-                        local,
-                        before.name(),
-                        d.name()
-                    ),
-                );
+            Some(before) if before != d && self.refused_stmts.get(id).is_none() => {
+                let message = crate::typeck::dtype_locals::two_dtypes_error(local, before, d);
+                self.err(&self.range(target), message);
             }
             _ => {}
         }

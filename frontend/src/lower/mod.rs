@@ -1459,7 +1459,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if self.refused_stmts.get(id).is_some() && typeck::range_value(hir, value).is_some() {
                 return;
             }
-            if self.bind_dtype(*t, value) || self.bind_range(*t, value) || self.bind_list(id, *t, value) {
+            if self.bind_dtype(id, *t, value) || self.bind_range(*t, value) || self.bind_list(id, *t, value) {
                 return;
             }
         }
