@@ -222,7 +222,8 @@ impl Solver<'_> {
     /// where, as the lowering takes the loop (a tuple, an array,
     /// `enumerate`/`zip`, `np.ndindex`, a range): a target that is not
     /// one name over a range, not as many names as each step gives, not
-    /// names; an iterable that is none of these (a number), an array of
+    /// names; an iterable that is none of these (a number, the name of a
+    /// CPython module or of what it imports), an array of
     /// no axes or whose axes are not known, `enumerate` and `zip` given
     /// keywords or a count of arguments they do not take, a `range` among
     /// `zip`'s arguments whose arguments are refused, a shape of
@@ -234,6 +235,13 @@ impl Solver<'_> {
         let target_at = body.expr_ranges[target];
         let ty = self.ty(iter);
         match &body.exprs[iter] {
+            // A CPython module's name, or a name imported from one, has
+            // no value in compiled code to run over.
+            Expr::Name(Name::Global(n)) => {
+                if let Some(g @ (Global::Boundary { .. } | Global::BoundaryModule(_))) = self.env.globals.get(&**n) {
+                    return Some((iter_at, name_error(n, Some(g))?));
+                }
+            }
             Expr::Subscript { .. } if matches!(ty, Some(Ty::Tuple(_))) => return self.tuple_loop_error(target, iter),
             Expr::Call { func, args, keywords } => match &body.exprs[*func] {
                 Expr::Name(Name::Free(f)) if matches!(&**f, "enumerate" | "zip") => {
