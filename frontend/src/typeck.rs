@@ -1288,8 +1288,9 @@ impl Solver<'_> {
     /// `return_`): no value, `None`, a number that does not widen to the
     /// result's dtype, an array of another dtype or number of axes, an
     /// array for a number or a number for an array, what is not a tuple
-    /// for a tuple. A tuple ([`Solver::tuple_return`]), a list and a value
-    /// without a type are the lowering's.
+    /// for a tuple, a list local ([`lists::list_returned_error`]). A tuple
+    /// ([`Solver::tuple_return`]) and a value without a type are the
+    /// lowering's.
     fn return_error(&self, at: TextRange, value: Option<ExprId>) -> Option<(TextRange, String)> {
         let decl = self.env.decl;
         let t = decl.ret.filter(|_| !decl.ret_maybe_none && !decl.ret_poisoned)?;
@@ -1303,6 +1304,9 @@ impl Solver<'_> {
             return Some((v_at, return_none_error(name, td)));
         }
         let list = matches!(self.body.exprs[v], Expr::Name(Name::Local(id)) if self.states[id].list.is_some());
+        if list && decl.result_lists != [0] {
+            return self.ty(v).map(|_| (v_at, lists::list_returned_error(name, td)));
+        }
         if list || decl.result_lists == [0] {
             return None;
         }

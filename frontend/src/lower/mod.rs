@@ -2661,13 +2661,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let td = self.types.get(t).clone();
                 let listed = self.decl.result_lists == [0];
                 if list != listed && !matches!(val, Val::Err) {
+                    // A list local under an annotated result: refused by
+                    // the typecheck where it types the list.
                     let msg = if list {
-                        format!(
-                            "this returns a list, but function `{}` returns {}: return `np.array(...)` of it, or \
-                             leave the result unannotated",
-                            self.decl.name,
-                            crate::pytypes::annotation_text(&td)
-                        )
+                        typeck::lists::list_returned_error(&self.decl.name, &td)
                     } else {
                         format!("function `{}` returns a list: every `return` gives one", self.decl.name)
                     };

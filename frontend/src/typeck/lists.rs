@@ -1,7 +1,9 @@
 //! The typecheck's checks of the displays bound to names (`xs = [...]`),
 //! as the lowering's `bind_list` and `expr` would refuse them: a list
 //! local never given a number (its elements have no type), and a display
-//! bound to a name that is not a list local (a list literal as a value).
+//! bound to a name that is not a list local (a list literal as a value);
+//! and the message of a list local returned under an annotated result
+//! (`Solver::return_error` refuses it).
 
 use super::*;
 
@@ -11,6 +13,16 @@ pub(crate) fn unknown_list_error(name: &str) -> String {
     format!(
         "the list `{name}` is never given a number, so the type of its elements is unknown: start it with one \
          (`{name} = [x]`) or append one"
+    )
+}
+
+/// `return xs` of a list local in the function `name`, whose result is
+/// annotated `td` (a list comes back only as an unannotated result).
+pub(crate) fn list_returned_error(name: &str, td: &TypeData) -> String {
+    format!(
+        "this returns a list, but function `{name}` returns {}: return `np.array(...)` of it, or leave the result \
+         unannotated",
+        annotation_text(td)
     )
 }
 
