@@ -202,6 +202,17 @@
 //!   where the sweep binds the call (arrays writable unless the argument
 //!   reads an input or a module-level array), so that the rounds type the
 //!   bodies rather than lower them to find them;
+//! - lists and local dtypes (`lists`, `dtype_locals`): a list local
+//!   never given a number (an empty display, nothing appended: the
+//!   statement), a list display bound to anything but one list local (a
+//!   list literal as a value: the display, its elements still typed), a
+//!   list local returned under an annotated result
+//!   ([`lists::list_returned_error`], in [`Solver::return_error`]), a
+//!   local bound to a dtype other than the one its binding before gave
+//!   (each such binding, in the order the lowering walks them:
+//!   [`dtype_locals::two_dtypes_error`]); a `for` loop over the name of a
+//!   CPython module or of what it imports ([`name_error`], in
+//!   [`Solver::for_error`]);
 //! - values that may be `None` ([`maybe_none`]): `None`, or a call of a
 //!   function returning `T | None` or a conditional expression with such
 //!   an arm, bound to a parameter not annotated `T | None`; a local bound
