@@ -1503,7 +1503,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             }
             hir::Expr::Tuple(_) | hir::Expr::List(_) => {
-                self.err(&at, "tuple unpacking is not supported: assign each variable on its own line");
+                self.err(&at, typeck::loops::TUPLE_UNPACKING);
             }
             hir::Expr::Starred(_) => {
                 self.err(&at, assignments::STARRED_TARGET);

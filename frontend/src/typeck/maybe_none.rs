@@ -223,6 +223,15 @@ impl Solver<'_> {
                     {
                         operands.iter().for_each(|&o| report(o));
                     }
+                    // Indexed: an array or a tuple.
+                    &Expr::Subscript { base, .. } => self.value_read(base),
+                    // Every argument of a NumPy function or an array's
+                    // method but the `range=` of `np.histogram` (which may
+                    // be `None`).
+                    Expr::Call { func, args, keywords } if self.takes_no_none(*func) => {
+                        args.iter().for_each(|&a| self.value_read(a));
+                        keywords.iter().for_each(|k| self.value_read(k.value));
+                    }
                     _ => {}
                 }
             }
@@ -271,6 +280,37 @@ impl Solver<'_> {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// Reports `e`, a local that may be `None` there
+    /// ([`Solver::absent_reads`]) read where the lowering takes its value
+    /// (a number, an array or a tuple, as it is typed) and never `None`.
+    fn value_read(&self, e: ExprId) {
+        let body = self.body;
+        let Expr::Name(Name::Local(id)) = body.exprs[e] else { return };
+        if self.was_refused(e) || self.absent_reads.get(e).is_none() {
+            return;
+        }
+        let what = match self.ty(e) {
+            Some(Ty::Arr(_)) => "an array",
+            Some(Ty::Tuple(_)) => "a tuple",
+            Some(t) if t.scalar().is_some() => "a number",
+            _ => return,
+        };
+        self.refuse_here(e, may_be_none_here_error(&body.locals[id].name, what));
+    }
+
+    /// Whether a call of `func` lowers its arguments where they are never
+    /// `None`: a NumPy function (but `np.histogram`) or a method of an
+    /// array.
+    fn takes_no_none(&self, func: ExprId) -> bool {
+        match self.numpy_array_function(func) {
+            Some(g) => g != NpFn::Histogram,
+            None => match self.body.exprs[func] {
+                Expr::Attribute { base, .. } => matches!(self.ty(base), Some(Ty::Arr(_))),
+                _ => false,
+            },
         }
     }
 
