@@ -305,6 +305,9 @@ impl Solver<'_> {
     /// `None`: a NumPy function (but `np.histogram`) or a method of an
     /// array.
     fn takes_no_none(&self, func: ExprId) -> bool {
+        if self.array_function(func).is_some() {
+            return true;
+        }
         match self.numpy_array_function(func) {
             Some(g) => g != NpFn::Histogram,
             None => match self.body.exprs[func] {
