@@ -394,6 +394,8 @@ pub(crate) struct TypeEnv<'a> {
     /// The reads of the body that may see read-only memory, whose writes
     /// the sweep refuses (see [`read_only`]); `None`: none refused.
     pub read_only: Option<&'a crate::lower::read_only::ReadOnly>,
+    /// Where the function's name is in its `def`.
+    pub def_name: TextRange,
 }
 
 /// A scalar local's type, as the lowering's `LocalInfo` holds it.
@@ -588,6 +590,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.none_locals = cx.maybe_none_locals();
         cx.absent_reads = cx.absent_reads();
         out.exprs = cx.sweep();
+        cx.check_fall_off();
         out.tuple_result = cx.tuple_result(&out.exprs);
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
@@ -6813,6 +6816,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 }
 
 pub(crate) mod assignments;
+pub(crate) mod fall_off;
 mod instances;
 pub(crate) mod loops;
 pub(crate) mod maybe_none;
