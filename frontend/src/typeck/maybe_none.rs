@@ -225,9 +225,9 @@ impl Solver<'_> {
                     }
                     // Indexed: an array or a tuple.
                     &Expr::Subscript { base, .. } => self.value_read(base),
-                    // Every argument of a NumPy function or an array's
-                    // method but the `range=` of `np.histogram` (which may
-                    // be `None`).
+                    // Every argument of a NumPy function, a `math`
+                    // function or an array's method (not of
+                    // `np.histogram`, whose `range=` may be `None`).
                     Expr::Call { func, args, keywords } if self.takes_no_none(*func) => {
                         args.iter().for_each(|&a| self.value_read(a));
                         keywords.iter().for_each(|k| self.value_read(k.value));
@@ -302,10 +302,10 @@ impl Solver<'_> {
     }
 
     /// Whether a call of `func` lowers its arguments where they are never
-    /// `None`: a NumPy function (but `np.histogram`) or a method of an
-    /// array.
+    /// `None`: a NumPy function (but `np.histogram`), a `math` function
+    /// or a method of an array.
     fn takes_no_none(&self, func: ExprId) -> bool {
-        if self.array_function(func).is_some() {
+        if self.array_function(func).is_some() || self.scalar_library_function(func).is_some() {
             return true;
         }
         match self.numpy_array_function(func) {
