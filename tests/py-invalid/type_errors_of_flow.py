@@ -29,7 +29,7 @@ def over_none(n: Int64) -> Float64:
     s = 0.0
     for v in None:
         s += undefined_one
-        s += w[0]
+        s = s * None
     return s
 
 
