@@ -151,9 +151,12 @@ impl Solver<'_> {
     /// orderings of numbers, the operands of `and` and the last of `or`
     /// whose value is used, the target and value of an augmented
     /// assignment of numbers, a value returned where the result is a
-    /// number (never `None`): where the lowering reads a number. Elsewhere (an
-    /// argument, a value assigned, a condition) it may take `None` or not,
-    /// and the lowering reports the read.
+    /// number (never `None`): where the lowering reads a number; and the
+    /// base of an index and the arguments of a NumPy function, a `math`
+    /// function or an array's method ([`Solver::value_read`]), where it
+    /// reads a number, an array or a tuple. Elsewhere (an argument of a
+    /// POST function, a value assigned, a condition) it may take `None`
+    /// or not, and the lowering reports the read.
     pub(super) fn check_maybe_none_reads(&self, s: StmtId) {
         let body = self.body;
         if self.reports.borrow().as_ref().is_some_and(|r| r.refused_stmts.get(s).is_some()) {
