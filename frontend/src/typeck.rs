@@ -202,6 +202,17 @@
 //!   where the sweep binds the call (arrays writable unless the argument
 //!   reads an input or a module-level array), so that the rounds type the
 //!   bodies rather than lower them to find them;
+//! - a local that may be `None` read as the base of an index or as an
+//!   argument of a NumPy function, a `math` function or an array's method
+//!   (not `np.histogram`'s: [`maybe_none`]), reported as a number, an
+//!   array or a tuple as it is typed; a `for` loop over `None`; a tuple
+//!   among the names of an `np.ndindex` loop ([`loops::TUPLE_UNPACKING`]);
+//!   a function whose result is annotated (not `T | None`, not a
+//!   generator) and whose body can reach its end
+//!   ([`fall_off::can_fall_off`]: its last statement is not a `return`, a
+//!   `raise`, an `if` with an `else` whose arms all end so, or a `while
+//!   True` without a `break`), reported at its name; the lowering's check
+//!   of its control flow is an internal error;
 //! - lists and local dtypes (`lists`, `dtype_locals`): a list local
 //!   never given a number (an empty display, nothing appended: the
 //!   statement), a list display bound to anything but one list local (a
@@ -405,6 +416,8 @@ pub(crate) struct TypeEnv<'a> {
     /// The reads of the body that may see read-only memory, whose writes
     /// the sweep refuses (see [`read_only`]); `None`: none refused.
     pub read_only: Option<&'a crate::lower::read_only::ReadOnly>,
+    /// Where the function's name is in its `def`.
+    pub def_name: TextRange,
 }
 
 /// A scalar local's type, as the lowering's `LocalInfo` holds it.
@@ -599,6 +612,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.none_locals = cx.maybe_none_locals();
         cx.absent_reads = cx.absent_reads();
         out.exprs = cx.sweep();
+        cx.check_fall_off();
         out.tuple_result = cx.tuple_result(&out.exprs);
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
@@ -6834,6 +6848,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 
 pub(crate) mod assignments;
 pub(crate) mod dtype_locals;
+pub(crate) mod fall_off;
 mod instances;
 pub(crate) mod lists;
 pub(crate) mod loops;

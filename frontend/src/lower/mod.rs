@@ -635,6 +635,7 @@ fn lower_body(
         intrinsics: cx.intrinsics,
         expr_types: true,
         read_only: Some(&read_only),
+        def_name: def.name.range,
     };
     let solved = typeck::local_types(&hir, &env);
     for (id, t) in solved.scalars.iter() {
@@ -765,6 +766,7 @@ fn inferred_result_in(
         intrinsics: cx.intrinsics,
         expr_types: true,
         read_only: None,
+        def_name: def.name.range,
     };
     let solved = typeck::local_types(&hir, &env);
     if let Some(t) = solved.tuple_result {
@@ -853,6 +855,7 @@ pub(crate) fn request_instances(cx: &ModuleCx<'_>, types: &mut TypeTable, decl: 
             intrinsics: cx.intrinsics,
             expr_types: true,
             read_only: Some(&read_only),
+            def_name: def.name.range,
         };
         typeck::local_types(&hir, &env);
     })
@@ -1208,15 +1211,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     self.b.ret(None);
                 }
                 Some(_) if decl.ret_maybe_none => self.fall_off_maybe_none(),
-                Some(t) => {
-                    let shown = self.types.get(t).to_string();
-                    self.err(
-                        &def.name,
-                        format!(
-                            "function `{}` can reach its end without returning a value (it returns {shown})",
-                            decl.name
-                        ),
-                    );
+                // The typecheck reports a body that can reach its end
+                // (`typeck::fall_off`), structurally as here.
+                Some(_) => {
+                    let msg = "internal error: this function can reach its end, which the typecheck let through";
+                    self.diags.push(self.cx.src.error(&def.name, msg));
                     self.b.unreachable();
                 }
             }
@@ -1503,7 +1502,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
             }
             hir::Expr::Tuple(_) | hir::Expr::List(_) => {
-                self.err(&at, "tuple unpacking is not supported: assign each variable on its own line");
+                self.err(&at, typeck::loops::TUPLE_UNPACKING);
             }
             hir::Expr::Starred(_) => {
                 self.err(&at, assignments::STARRED_TARGET);

@@ -36,6 +36,10 @@ pub(crate) fn step_count_error(want: usize, got: Option<usize>) -> Option<String
     }
 }
 
+/// A tuple of names bound where only a name is (an assignment's
+/// target, a name among those of an `np.ndindex` loop).
+pub(crate) const TUPLE_UNPACKING: &str = "tuple unpacking is not supported: assign each variable on its own line";
+
 /// Why the target of `for ... in np.ndindex(...)` of `rank` indices is
 /// refused: not a name or as many names.
 pub(crate) fn ndindex_target_error(rank: usize) -> String {
@@ -222,8 +226,8 @@ impl Solver<'_> {
     /// where, as the lowering takes the loop (a tuple, an array,
     /// `enumerate`/`zip`, `np.ndindex`, a range): a target that is not
     /// one name over a range, not as many names as each step gives, not
-    /// names; an iterable that is none of these (a number, the name of a
-    /// CPython module or of what it imports), an array of
+    /// names; an iterable that is `None` or none of these (a number, the
+    /// name of a CPython module or of what it imports), an array of
     /// no axes or whose axes are not known, `enumerate` and `zip` given
     /// keywords or a count of arguments they do not take, a `range` among
     /// `zip`'s arguments whose arguments are refused, a shape of
@@ -242,6 +246,7 @@ impl Solver<'_> {
                     return Some((iter_at, name_error(n, Some(g))?));
                 }
             }
+            Expr::None => return Some((iter_at, crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER.into())),
             Expr::Subscript { .. } if matches!(ty, Some(Ty::Tuple(_))) => return self.tuple_loop_error(target, iter),
             Expr::Call { func, args, keywords } => match &body.exprs[*func] {
                 Expr::Name(Name::Free(f)) if matches!(&**f, "enumerate" | "zip") => {
@@ -361,7 +366,8 @@ impl Solver<'_> {
 
     /// Why `for ... in np.ndindex(args)` is refused (the lowering's
     /// `for_over_ndindex`): a shape not of integers, a target that is
-    /// not a name or as many names as the shape has extents.
+    /// not a name or as many names as the shape has extents, a tuple
+    /// among those names.
     fn ndindex_error(&self, target: ExprId, args: &[ExprId]) -> Option<(TextRange, String)> {
         let body = self.body;
         let int = |t: &Ty| t.scalar().is_some_and(|s| matches!(kind(s.dtype), Kind::Int | Kind::Bool));
@@ -380,7 +386,12 @@ impl Solver<'_> {
         }
         match &body.exprs[target] {
             Expr::Name(_) => None,
-            Expr::Tuple(names) if names.len() == extents.len() => None,
+            // Each name is bound as by an assignment, which unpacks no
+            // tuple.
+            Expr::Tuple(names) if names.len() == extents.len() => names
+                .iter()
+                .find(|n| matches!(body.exprs[**n], Expr::Tuple(_) | Expr::List(_)))
+                .map(|n| (body.expr_ranges[*n], TUPLE_UNPACKING.into())),
             _ => Some((body.expr_ranges[target], ndindex_target_error(extents.len()))),
         }
     }

@@ -151,9 +151,12 @@ impl Solver<'_> {
     /// orderings of numbers, the operands of `and` and the last of `or`
     /// whose value is used, the target and value of an augmented
     /// assignment of numbers, a value returned where the result is a
-    /// number (never `None`): where the lowering reads a number. Elsewhere (an
-    /// argument, a value assigned, a condition) it may take `None` or not,
-    /// and the lowering reports the read.
+    /// number (never `None`): where the lowering reads a number; and the
+    /// base of an index and the arguments of a NumPy function, a `math`
+    /// function or an array's method ([`Solver::value_read`]), where it
+    /// reads a number, an array or a tuple. Elsewhere (an argument of a
+    /// POST function, a value assigned, a condition) it may take `None`
+    /// or not, and the lowering reports the read.
     pub(super) fn check_maybe_none_reads(&self, s: StmtId) {
         let body = self.body;
         if self.reports.borrow().as_ref().is_some_and(|r| r.refused_stmts.get(s).is_some()) {
@@ -223,6 +226,15 @@ impl Solver<'_> {
                     {
                         operands.iter().for_each(|&o| report(o));
                     }
+                    // Indexed: an array or a tuple.
+                    &Expr::Subscript { base, .. } => self.value_read(base),
+                    // Every argument of a NumPy function, a `math`
+                    // function or an array's method (not of
+                    // `np.histogram`, whose `range=` may be `None`).
+                    Expr::Call { func, args, keywords } if self.takes_no_none(*func) => {
+                        args.iter().for_each(|&a| self.value_read(a));
+                        keywords.iter().for_each(|k| self.value_read(k.value));
+                    }
                     _ => {}
                 }
             }
@@ -271,6 +283,40 @@ impl Solver<'_> {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// Reports `e`, a local that may be `None` there
+    /// ([`Solver::absent_reads`]) read where the lowering takes its value
+    /// (a number, an array or a tuple, as it is typed) and never `None`.
+    fn value_read(&self, e: ExprId) {
+        let body = self.body;
+        let Expr::Name(Name::Local(id)) = body.exprs[e] else { return };
+        if self.was_refused(e) || self.absent_reads.get(e).is_none() {
+            return;
+        }
+        let what = match self.ty(e) {
+            Some(Ty::Arr(_)) => "an array",
+            Some(Ty::Tuple(_)) => "a tuple",
+            Some(t) if t.scalar().is_some() => "a number",
+            _ => return,
+        };
+        self.refuse_here(e, may_be_none_here_error(&body.locals[id].name, what));
+    }
+
+    /// Whether a call of `func` lowers its arguments where they are never
+    /// `None`: a NumPy function (but `np.histogram`), a `math` function
+    /// or a method of an array.
+    fn takes_no_none(&self, func: ExprId) -> bool {
+        if self.array_function(func).is_some() || self.scalar_library_function(func).is_some() {
+            return true;
+        }
+        match self.numpy_array_function(func) {
+            Some(g) => g != NpFn::Histogram,
+            None => match self.body.exprs[func] {
+                Expr::Attribute { base, .. } => matches!(self.ty(base), Some(Ty::Arr(_))),
+                _ => false,
+            },
         }
     }
 

@@ -51,6 +51,7 @@ fn typechecked<R>(
         intrinsics: &module.intrinsic_imports,
         expr_types: true,
         read_only: None,
+        def_name: def.name.range,
     };
     then(&body, local_types(&body, &env))
 }
