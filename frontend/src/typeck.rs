@@ -5773,14 +5773,22 @@ fn tuple_displays(body: &Body) -> ArenaMap<ExprId, ()> {
     out
 }
 
-/// The arguments of the calls of `body`, positional and by keyword.
+/// The arguments of the calls of `body`, positional and by keyword, and
+/// what its subscripts index: where a name that is undefined is read (as
+/// a value, a dtype or an array).
 fn call_arguments(body: &Body) -> ArenaMap<ExprId, ()> {
     let mut out = ArenaMap::default();
     for (_, e) in body.exprs.iter() {
-        if let Expr::Call { args, keywords, .. } = e {
-            for a in args.iter().copied().chain(keywords.iter().map(|k| k.value)) {
-                out.insert(a, ());
+        match e {
+            Expr::Call { args, keywords, .. } => {
+                for a in args.iter().copied().chain(keywords.iter().map(|k| k.value)) {
+                    out.insert(a, ());
+                }
             }
+            Expr::Subscript { base, .. } => {
+                out.insert(*base, ());
+            }
+            _ => {}
         }
     }
     out
