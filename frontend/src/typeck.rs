@@ -331,8 +331,9 @@
 //!   (dict and set displays, comprehensions but a list's assigned to a
 //!   name, lambdas, f-strings but an assert's message, assignment
 //!   expressions: [`refused_construct_error`]), and not the call of one;
-//! - undefined names given as arguments (a dtype argument that is one is
-//!   not reported again as no dtype: see [`call_arguments`]); `None` read
+//! - undefined names given as arguments or indexed (a dtype argument
+//!   that is one is not reported again as no dtype: see
+//!   [`call_arguments`]); `None` read
 //!   as a number ([`none_operands`]: an operand of arithmetic, of a unary
 //!   operator or of an ordering); `*` in a tuple read as a value
 //!   ([`tuple_displays`]); a builtin's count of arguments whatever their
