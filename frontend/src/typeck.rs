@@ -523,6 +523,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         none_operands: ArenaMap::default(),
         displays: ArenaMap::default(),
         range_iterables: ArenaMap::default(),
+        in_prange: std::cell::OnceCell::new(),
         none_locals: ArenaMap::default(),
         absent_reads: ArenaMap::default(),
     };
@@ -961,6 +962,9 @@ struct Solver<'a> {
     /// Where a local holding a `range` is not read as a value (see
     /// [`range_locals::range_iterables`]).
     range_iterables: ArenaMap<ExprId, ()>,
+    /// The expressions in the bodies of `prange` loops, found when first
+    /// asked (see [`Solver::in_prange_loop`]).
+    in_prange: std::cell::OnceCell<ArenaMap<ExprId, ()>>,
     /// While sweeping: the locals that may hold `None` (see
     /// [`Solver::maybe_none_locals`]).
     none_locals: ArenaMap<LocalId, ()>,

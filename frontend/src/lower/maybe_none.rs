@@ -590,51 +590,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    /// The flag and the value of a value that may be `None`, `v`, for a
-    /// parameter or result of type `d`: `None` is no value and a zero.
-    /// `what` names the destination in errors.
     /// The elements of this (unannotated) function's tuple result that a
-    /// `return` of a tuple display gives as `None` (sktime's `return None,
-    /// np.zeros(0)` beside `return unique, counts`), by place, each with
-    /// the type the other `return`s give it there: an array (C order, its
-    /// extents unknown) or a number (a Python number's default dtype).
-    /// An element no other `return` types is left out, and its `None` is
-    /// the error it always was.
+    /// `return` of a tuple display gives as `None`, by place, each with
+    /// the type the other `return`s give it there (see
+    /// [`typeck::results::optional_elements`]).
     pub(super) fn optional_result_elements(&self) -> HashMap<usize, TypeData> {
-        let hir = self.hir;
-        let displays: Vec<&[hir::ExprId]> = (hir.stmts.values())
-            .filter_map(|s| match s {
-                hir::Stmt::Return(Some(v)) => match &hir.exprs[*v] {
-                    hir::Expr::Tuple(elements) => Some(&elements[..]),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .collect();
-        let mut out = HashMap::new();
-        for d in &displays {
-            for (k, &e) in d.iter().enumerate() {
-                if !matches!(hir.exprs[e], hir::Expr::None) || out.contains_key(&k) {
-                    continue;
-                }
-                let typed =
-                    displays.iter().filter_map(|other| other.get(k)).find_map(|&x| match self.expr_types.get(x)? {
-                        typeck::Ty::Arr(t) => Some(TypeData::array(
-                            t.dtype,
-                            postc_ir::Shape::dims(&vec![None; t.ndim()?]),
-                            postc_ir::Layout::COrder,
-                        )),
-                        typeck::Ty::Num { s, .. } | typeck::Ty::Lit { s, .. } if !s.dtype.is_text() => {
-                            Some(TypeData::scalar(if s.weak { default_of(kind(s.dtype)) } else { s.dtype }))
-                        }
-                        _ => None,
-                    });
-                if let Some(t) = typed {
-                    out.insert(k, t);
-                }
-            }
-        }
-        out
+        let returns = self.hir.stmts.iter().map(|(id, _)| id);
+        typeck::results::optional_elements(self.hir, &self.expr_types, returns)
     }
 
     /// The elements of a returned tuple display when some may be `None`

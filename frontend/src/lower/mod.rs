@@ -624,20 +624,7 @@ fn lower_body(
     // reading them. A local it leaves untyped is bound only by constructs
     // the lowering refuses (it reports them), or its bindings are
     // reported as not inferred (`FnLower::untyped`).
-    let imported = |local: &str| calls::imported_callee(cx, local);
-    let env = typeck::TypeEnv {
-        globals: cx.globals,
-        funcs: cx.funcs,
-        generics: cx.generics,
-        types,
-        decl,
-        imported: &imported,
-        intrinsics: cx.intrinsics,
-        expr_types: true,
-        read_only: Some(&read_only),
-        def_name: def.name.range,
-    };
-    let solved = typeck::local_types(&hir, &env);
+    let solved = solve_body(cx, types, decl, def, &hir, Some(&read_only));
     for (id, t) in solved.scalars.iter() {
         let info = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");
         info.ty = Some(LocalTy::Scalar(t.scalar));
@@ -755,20 +742,7 @@ fn inferred_result_in(
     unknown: &dyn Fn(&str) -> bool,
 ) -> Option<InferredResult> {
     let hir = body_hir(cx, decl, def);
-    let imported = |local: &str| calls::imported_callee(cx, local);
-    let env = typeck::TypeEnv {
-        globals: cx.globals,
-        funcs: cx.funcs,
-        generics: cx.generics,
-        types,
-        decl,
-        imported: &imported,
-        intrinsics: cx.intrinsics,
-        expr_types: true,
-        read_only: None,
-        def_name: def.name.range,
-    };
-    let solved = typeck::local_types(&hir, &env);
+    let solved = solve_body(cx, types, decl, def, &hir, None);
     if let Some(t) = solved.tuple_result {
         // A call of a function whose result is not known is an error of
         // the body until that result is found.
@@ -837,6 +811,33 @@ fn inferred_result_in(
     Some(InferredResult { ret: types.intern(result), weak, groups: Vec::new(), optional: Vec::new(), lists })
 }
 
+/// The typecheck of `hir`, the body of `def` declared as `decl`, in `cx`
+/// (its expressions' types recorded; `read_only` what it knows of the
+/// body's read-only memory, to report writes into it).
+fn solve_body(
+    cx: &ModuleCx<'_>,
+    types: &TypeTable,
+    decl: &FuncDecl,
+    def: &ast::StmtFunctionDef,
+    hir: &hir::Body,
+    read_only: Option<&read_only::ReadOnly>,
+) -> typeck::LocalTypes {
+    let imported = |local: &str| calls::imported_callee(cx, local);
+    let env = typeck::TypeEnv {
+        globals: cx.globals,
+        funcs: cx.funcs,
+        generics: cx.generics,
+        types,
+        decl,
+        imported: &imported,
+        intrinsics: cx.intrinsics,
+        expr_types: true,
+        read_only,
+        def_name: def.name.range,
+    };
+    typeck::local_types(hir, &env)
+}
+
 /// Types the body of `decl` (not lowered) for the instances of generic
 /// functions its calls ask for (see `generics`): the typecheck records
 /// them in `cx.generics`, and the generic functions its calls name.
@@ -844,20 +845,7 @@ pub(crate) fn request_instances(cx: &ModuleCx<'_>, types: &mut TypeTable, decl: 
     with_dtype_params(cx, decl, |cx| {
         let hir = body_hir(cx, decl, def);
         let read_only = read_only::ReadOnly::of(cx, &hir, decl, types);
-        let imported = |local: &str| calls::imported_callee(cx, local);
-        let env = typeck::TypeEnv {
-            globals: cx.globals,
-            funcs: cx.funcs,
-            generics: cx.generics,
-            types,
-            decl,
-            imported: &imported,
-            intrinsics: cx.intrinsics,
-            expr_types: true,
-            read_only: Some(&read_only),
-            def_name: def.name.range,
-        };
-        typeck::local_types(&hir, &env);
+        solve_body(cx, types, decl, def, &hir, Some(&read_only));
     })
 }
 

@@ -46,20 +46,23 @@ impl Solver<'_> {
 
     /// Whether `e` is in the body of a `prange` loop.
     fn in_prange_loop(&self, e: ExprId) -> bool {
-        let body = self.body;
-        let mut inside = ArenaMap::default();
-        for (_, stmt) in body.stmts.iter() {
-            let Stmt::For { iter, body: block, .. } = stmt else { continue };
-            if !self.is_prange_call(*iter) {
-                continue;
+        let inside = self.in_prange.get_or_init(|| {
+            let body = self.body;
+            let mut inside = ArenaMap::default();
+            for (_, stmt) in body.stmts.iter() {
+                let Stmt::For { iter, body: block, .. } = stmt else { continue };
+                if !self.is_prange_call(*iter) {
+                    continue;
+                }
+                let mut pending: Vec<StmtId> = block.to_vec();
+                while let Some(s) = pending.pop() {
+                    let (roots, blocks) = parts_of(&body.stmts[s]);
+                    insert_subtrees(body, roots, &mut inside);
+                    pending.extend(blocks.into_iter().flatten());
+                }
             }
-            let mut pending: Vec<StmtId> = block.to_vec();
-            while let Some(s) = pending.pop() {
-                let (roots, blocks) = parts_of(&body.stmts[s]);
-                insert_subtrees(body, roots, &mut inside);
-                pending.extend(blocks.into_iter().flatten());
-            }
-        }
+            inside
+        });
         inside.get(e).is_some()
     }
 }

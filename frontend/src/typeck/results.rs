@@ -119,41 +119,6 @@ impl Solver<'_> {
         out
     }
 
-    /// The elements of the tuple displays returned that some `return`
-    /// gives as `None` (the lowering's `optional_result_elements`), by
-    /// place, each with the type another display gives it there.
-    fn optional_elements(&self, exprs: &ArenaMap<ExprId, Ty>, returns: &[StmtId]) -> HashMap<usize, TypeData> {
-        let body = self.body;
-        let displays: Vec<&[ExprId]> = (returns.iter())
-            .filter_map(|&s| match &body.stmts[s] {
-                Stmt::Return(Some(v)) => match &body.exprs[*v] {
-                    Expr::Tuple(elements) => Some(&elements[..]),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .collect();
-        let mut out = HashMap::new();
-        for d in &displays {
-            for (k, &e) in d.iter().enumerate() {
-                if !matches!(body.exprs[e], Expr::None) || out.contains_key(&k) {
-                    continue;
-                }
-                let typed = displays.iter().filter_map(|other| other.get(k)).find_map(|&x| match exprs.get(x)? {
-                    Ty::Arr(t) => Some(TypeData::array(t.dtype, Shape::dims(&vec![None; t.ndim()?]), Layout::COrder)),
-                    Ty::Num { s, .. } | Ty::Lit { s, .. } if !s.dtype.is_text() => {
-                        Some(TypeData::scalar(if s.weak { default_of(kind(s.dtype)) } else { s.dtype }))
-                    }
-                    _ => None,
-                });
-                if let Some(t) = typed {
-                    out.insert(k, t);
-                }
-            }
-        }
-        out
-    }
-
     /// What `return value` gives, flattened as the lowering flattens it: a
     /// tuple inside the result is its elements and a group; a display
     /// with elements that may be `None` (`optional`) gives a presence
@@ -299,7 +264,7 @@ impl Solver<'_> {
         let body = self.body;
         let refused = |s: StmtId| self.reports.borrow().as_ref().is_some_and(|r| r.refused_stmts.get(s).is_some());
         let returns = self.returns_in_order();
-        let optional = self.optional_elements(exprs, &returns);
+        let optional = optional_elements(self.body, exprs, returns.iter().copied());
         let mut first: Option<TupleResult> = None;
         let mut complete = true;
         for s in returns {
@@ -339,4 +304,46 @@ impl Solver<'_> {
         }
         first.filter(|_| complete)
     }
+}
+
+/// The elements of the tuple displays that the `returns` of `body` give
+/// and that some of them gives as `None` (sktime's `return None,
+/// np.zeros(0)` beside `return unique, counts`), by place, each with the
+/// type the first other display that `exprs` types gives it there: an
+/// array (C order, its extents unknown) or a number (a Python number's
+/// default dtype). An element no other `return` types is left out, and
+/// its `None` is the error it always was.
+pub(crate) fn optional_elements(
+    body: &Body,
+    exprs: &ArenaMap<ExprId, Ty>,
+    returns: impl IntoIterator<Item = StmtId>,
+) -> HashMap<usize, TypeData> {
+    let displays: Vec<&[ExprId]> = (returns.into_iter())
+        .filter_map(|s| match &body.stmts[s] {
+            Stmt::Return(Some(v)) => match &body.exprs[*v] {
+                Expr::Tuple(elements) => Some(&elements[..]),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let mut out = HashMap::new();
+    for d in &displays {
+        for (k, &e) in d.iter().enumerate() {
+            if !matches!(body.exprs[e], Expr::None) || out.contains_key(&k) {
+                continue;
+            }
+            let typed = displays.iter().filter_map(|other| other.get(k)).find_map(|&x| match exprs.get(x)? {
+                Ty::Arr(t) => Some(TypeData::array(t.dtype, Shape::dims(&vec![None; t.ndim()?]), Layout::COrder)),
+                Ty::Num { s, .. } | Ty::Lit { s, .. } if !s.dtype.is_text() => {
+                    Some(TypeData::scalar(if s.weak { default_of(kind(s.dtype)) } else { s.dtype }))
+                }
+                _ => None,
+            });
+            if let Some(t) = typed {
+                out.insert(k, t);
+            }
+        }
+    }
+    out
 }
