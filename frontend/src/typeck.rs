@@ -523,9 +523,9 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         none_operands: ArenaMap::default(),
         displays: ArenaMap::default(),
         range_iterables: ArenaMap::default(),
-        in_prange: std::cell::OnceCell::new(),
         none_locals: ArenaMap::default(),
         absent_reads: ArenaMap::default(),
+        list_misreads: ArenaMap::default(),
     };
     let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
@@ -613,6 +613,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.range_iterables = range_locals::range_iterables(body);
         cx.none_locals = cx.maybe_none_locals();
         cx.absent_reads = cx.absent_reads();
+        cx.list_misreads = cx.list_misreads();
         out.exprs = cx.sweep();
         cx.check_fall_off();
         out.tuple_result = cx.tuple_result(&out.exprs);
@@ -962,15 +963,14 @@ struct Solver<'a> {
     /// Where a local holding a `range` is not read as a value (see
     /// [`range_locals::range_iterables`]).
     range_iterables: ArenaMap<ExprId, ()>,
-    /// The expressions in the bodies of `prange` loops, found when first
-    /// asked (see [`Solver::in_prange_loop`]).
-    in_prange: std::cell::OnceCell<ArenaMap<ExprId, ()>>,
     /// While sweeping: the locals that may hold `None` (see
     /// [`Solver::maybe_none_locals`]).
     none_locals: ArenaMap<LocalId, ()>,
     /// The reads of locals that may be `None` where they may be (see
     /// [`presence`]).
     absent_reads: ArenaMap<ExprId, ()>,
+    /// The reads of list locals as values (see [`Solver::list_misreads`]).
+    list_misreads: ArenaMap<ExprId, ()>,
 }
 
 #[derive(Default)]
@@ -1752,6 +1752,7 @@ impl Solver<'_> {
     /// [`Solver::tuple_return`]).
     fn check_typed_statement(&self, s: StmtId) {
         let at = self.body.stmt_ranges[s];
+        self.check_gpu_code(s);
         self.check_maybe_none_reads(s);
         let error = match &self.body.stmts[s] {
             Stmt::For { is_async: false, target, iter, .. } => {
@@ -1892,6 +1893,9 @@ impl Solver<'_> {
             Expr::Literal(lit) => {
                 let d = lit.default_dtype();
                 Some(Ty::Lit { lit: lit.clone(), s: Scalar { dtype: d, weak: !d.is_text() } })
+            }
+            Expr::Name(Name::Local(id)) if self.list_misreads.get(e).is_some() => {
+                self.refuse_here(e, crate::lower::lists::list_read_error(&self.body.locals[*id].name))
             }
             Expr::Name(Name::Local(id)) if self.holds_range(*id) => self.range_read(e, *id),
             Expr::Name(name) => {
@@ -6862,6 +6866,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 pub(crate) mod assignments;
 pub(crate) mod dtype_locals;
 pub(crate) mod fall_off;
+pub(crate) mod gpu;
 mod instances;
 pub(crate) mod lists;
 pub(crate) mod loops;

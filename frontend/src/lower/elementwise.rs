@@ -94,10 +94,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return None;
         }
         if self.decl.attrs.is_device() {
-            self.err(
-                &self.range(e),
-                "this whole-array expression creates an array, which GPU code cannot: write the loop",
-            );
+            self.err(&self.range(e), typeck::gpu::WHOLE_ARRAY_IN_GPU);
             return Some(self.check_refused_parts(e));
         }
         Some(self.fuse(e, None, false))

@@ -45,6 +45,21 @@ pub(crate) fn list_method_error(name: &str, attr: &str) -> String {
 /// What is not a number given to a list.
 pub(crate) const LIST_HOLDS_NUMBERS: &str = "a list holds numbers here";
 
+/// A read of the list local `name` as a value (see
+/// `typeck::lists::list_misreads`).
+pub(crate) fn list_read_error(name: &str) -> String {
+    format!(
+        "the list `{name}` is read here as a value: compiled code reads a list by index, `len`, a `for` loop or \
+         `np.array({name})`, and returns it (alone or in a tuple)"
+    )
+}
+
+/// `xs.append(...)` in a `prange` loop that runs in parallel: iterations
+/// would move and write the one buffer at once.
+pub(crate) fn list_grown_in_parallel_error(name: &str) -> String {
+    format!("the list `{name}` cannot grow in a `prange` loop that runs in parallel")
+}
+
 /// `xs.append(...)` of other than one value.
 pub(crate) const APPEND_TAKES_ONE_VALUE: &str = "`append` takes one value";
 
@@ -141,9 +156,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         if self.parallel_depth > 0 {
             // Iterations would move and write the one buffer at once.
-            return Some(
-                self.err(c, format!("the list `{name}` cannot grow in a `prange` loop that runs in parallel")),
-            );
+            return Some(self.err(c, list_grown_in_parallel_error(&name)));
         }
         let v = self.expr(*arg);
         let arg_at = self.range(*arg);
@@ -198,72 +211,5 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// Whether `e` names a list local.
     pub(super) fn is_list_name(&self, e: hir::ExprId) -> bool {
         matches!(&self.hir.exprs[e], hir::Expr::Name(n) if self.lists.contains_key(self.name_text(n)))
-    }
-
-    /// Reports every read of a list local that is not by index, `len`, a
-    /// `for` loop, `np.array`/`np.asarray`, a method call or a `return`
-    /// (of it, or of a tuple display holding it).
-    pub(super) fn check_list_reads(&mut self) {
-        let hir = self.hir;
-        if self.lists.is_empty() {
-            return;
-        }
-        let mut allowed: HashSet<hir::ExprId> = HashSet::new();
-        for (_, e) in hir.exprs.iter() {
-            match e {
-                hir::Expr::Subscript { base, .. } => {
-                    allowed.insert(*base);
-                }
-                hir::Expr::Attribute { base, .. } => {
-                    allowed.insert(*base);
-                }
-                hir::Expr::Call { func, args, .. } if !args.is_empty() => {
-                    let reads = matches!(&hir.exprs[*func], hir::Expr::Name(hir::Name::Free(f)) if &**f == "len")
-                        || matches!(self.numpy_attr(*func).as_deref(), Some("array" | "asarray"));
-                    if reads {
-                        allowed.insert(args[0]);
-                    }
-                }
-                _ => {}
-            }
-        }
-        for (_, s) in hir.stmts.iter() {
-            match s {
-                hir::Stmt::For { iter, .. } => {
-                    allowed.insert(*iter);
-                }
-                hir::Stmt::Assign { targets, .. } => allowed.extend(targets.iter().copied()),
-                hir::Stmt::Return(Some(v)) => {
-                    allowed.insert(*v);
-                    if let hir::Expr::Tuple(elements) = &hir.exprs[*v] {
-                        allowed.extend(elements.iter().copied());
-                    }
-                }
-                _ => {}
-            }
-        }
-        let mut misread: Vec<(TextRange, String)> = Vec::new();
-        for (id, e) in hir.exprs.iter() {
-            let hir::Expr::Name(n @ hir::Name::Local(_)) = e else { continue };
-            let name = self.name_text(n);
-            if self.lists.contains_key(name) && !allowed.contains(&id) {
-                misread.push((self.range(id), name.to_owned()));
-            }
-        }
-        // Among the body's other diagnostics in source order, as if
-        // reported where the read is lowered.
-        let line_col = |d: &Diagnostic| d.pos.as_ref().map(|p| (p.line, p.col));
-        for (at, name) in misread {
-            let d = self.cx.src.error(
-                &at,
-                format!(
-                    "the list `{name}` is read here as a value: compiled code reads a list by index, `len`, \
-                     a `for` loop or `np.array({name})`, and returns it (alone or in a tuple)"
-                ),
-            );
-            let here = line_col(&d);
-            let i = self.diags.iter().position(|e| line_col(e) > here).unwrap_or(self.diags.len());
-            self.diags.insert(i, d);
-        }
     }
 }

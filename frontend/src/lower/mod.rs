@@ -625,6 +625,14 @@ fn lower_body(
     // the lowering refuses (it reports them), or its bindings are
     // reported as not inferred (`FnLower::untyped`).
     let solved = solve_body(cx, types, decl, def, &hir, Some(&read_only));
+    if !solved.errors.is_empty() {
+        // The typecheck's errors are the body's, all of them: the lowering
+        // reads only the types of a body it accepts.
+        let mut diags: Vec<Diagnostic> =
+            solved.errors.into_iter().map(|e| cx.src.error(&e.at, unversioned(e.message))).collect();
+        diags.sort_by_key(|d| d.pos.as_ref().map(|p| (p.line, p.col)));
+        return Err(diags);
+    }
     for (id, t) in solved.scalars.iter() {
         let info = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");
         info.ty = Some(LocalTy::Scalar(t.scalar));
@@ -657,9 +665,6 @@ fn lower_body(
     fl.refused = solved.refused;
     fl.refused_stmts = solved.refused_stmts;
     fl.absent_reads = solved.absent_reads;
-    // The typecheck's errors are the function's first; the lowering's
-    // join them, and all are reported in source order.
-    fl.diags = solved.errors.into_iter().map(|e| cx.src.error(&e.at, unversioned(e.message))).collect();
     fl.widened_params = widened;
     fl.lists = solved.lists.iter().map(|id| (hir.locals[*id].name.to_string(), None)).collect();
     fl.read_only = read_only;
@@ -1022,9 +1027,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     // ---- diagnostics, names, locations ---------------------------------
 
+    /// What the lowering cannot lower, found here: the typecheck refuses
+    /// every such program (the lowering runs only on bodies it accepts,
+    /// see [`lower_body`]), so one it let through is a bug of ours,
+    /// reported as an internal error with why the lowering stopped.
     fn err(&mut self, at: &impl Ranged, msg: impl Into<String>) -> Val {
-        let msg = unversioned(msg.into());
-        self.diags.push(self.cx.src.error(at, msg));
+        let msg = format!("internal error: the typecheck let through what the lowering refuses: {}", msg.into());
+        self.diags.push(self.cx.src.error(at, unversioned(msg)));
         Val::Err
     }
 
@@ -1177,7 +1186,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let skip_doc = matches!(stmts.first().map(|&s| &hir.stmts[s]),
             Some(hir::Stmt::Expr(e)) if matches!(hir.exprs[*e], hir::Expr::Literal(Lit::Str(_))));
         self.stmts(&stmts[skip_doc as usize..]);
-        self.check_list_reads();
         if self.open && !self.diags.is_empty() {
             // Errors above may have cut control flow short.
             self.b.unreachable();
@@ -1224,10 +1232,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let a = a.clone();
             if self.decl.attrs.is_device() {
                 let at = self.constant_use(name);
-                self.err(
-                    &at,
-                    format!("`{name}` is a module-level array, which GPU code cannot make: pass it in as a parameter"),
-                );
+                self.err(&at, typeck::gpu::module_array_in_gpu_error(name));
                 self.refused_bindings.insert(name.to_owned());
                 continue;
             }

@@ -1,8 +1,9 @@
 //! The typecheck's checks of the displays bound to names (`xs = [...]`),
 //! as the lowering's `bind_list` and `expr` would refuse them: a list
-//! local never given a number (its elements have no type), and a display
-//! bound to a name that is not a list local (a list literal as a value);
-//! and the message of a list local returned under an annotated result
+//! local never given a number (its elements have no type), a display
+//! bound to a name that is not a list local (a list literal as a value),
+//! a list local read as a value ([`Solver::list_misreads`]); and the
+//! message of a list local returned under an annotated result
 //! (`Solver::return_error` refuses it).
 
 use super::*;
@@ -56,5 +57,61 @@ impl Solver<'_> {
             let at = body.expr_ranges[targets[0]];
             self.refuse_statement(s, at, unknown_list_error(&body.locals[id].name));
         }
+    }
+
+    /// The reads of list locals that are not by index, `len`, a `for`
+    /// loop, `np.array`/`np.asarray`, a method call or a `return` (of the
+    /// list, or of a tuple display holding it): a list is no value
+    /// compiled code holds. Found once before the sweep, which refuses
+    /// each ([`crate::lower::lists::list_read_error`]).
+    pub(super) fn list_misreads(&self) -> ArenaMap<ExprId, ()> {
+        let body = self.body;
+        let mut misread = ArenaMap::default();
+        if self.states.values().all(|st| st.list.is_none()) {
+            return misread;
+        }
+        let mut allowed: ArenaMap<ExprId, ()> = ArenaMap::default();
+        for (_, e) in body.exprs.iter() {
+            match e {
+                Expr::Subscript { base, .. } | Expr::Attribute { base, .. } => {
+                    allowed.insert(*base, ());
+                }
+                Expr::Call { func, args, .. } if !args.is_empty() => {
+                    let reads = matches!(&body.exprs[*func], Expr::Name(Name::Free(f)) if &**f == "len")
+                        || matches!(self.numpy_attr(*func), Some("array" | "asarray"));
+                    if reads {
+                        allowed.insert(args[0], ());
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (_, s) in body.stmts.iter() {
+            match s {
+                Stmt::For { iter, .. } => {
+                    allowed.insert(*iter, ());
+                }
+                Stmt::Assign { targets, .. } => targets.iter().for_each(|t| {
+                    allowed.insert(*t, ());
+                }),
+                Stmt::Return(Some(v)) => {
+                    allowed.insert(*v, ());
+                    if let Expr::Tuple(elements) = &body.exprs[*v] {
+                        elements.iter().for_each(|e| {
+                            allowed.insert(*e, ());
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (id, e) in body.exprs.iter() {
+            if let Expr::Name(Name::Local(l)) = e {
+                if self.states[*l].list.is_some() && allowed.get(id).is_none() {
+                    misread.insert(id, ());
+                }
+            }
+        }
+        misread
     }
 }

@@ -114,12 +114,14 @@ pub(crate) fn tuple_element_error(name: &str, k: usize, want: &TypeData) -> Stri
 
 /// What the typecheck refuses in `prange` loops, found once before the
 /// sweep: the breaks whose innermost loop is a `prange` loop that runs
-/// in parallel, and the errors of each `prange` loop's body and
-/// reductions.
+/// in parallel, the errors of each `prange` loop's body and reductions,
+/// and the expressions a `prange` loop that runs in parallel holds (where
+/// a list cannot grow).
 #[derive(Default)]
 pub(super) struct PrangeChecks {
     pub(super) breaks: ArenaMap<StmtId, ()>,
     pub(super) loops: ArenaMap<StmtId, Vec<(TextRange, String)>>,
+    pub(super) in_parallel: ArenaMap<ExprId, ()>,
 }
 
 /// The [`PrangeChecks`] of the function `cx` sweeps. A `prange` loop
@@ -141,10 +143,14 @@ pub(super) fn prange_checks(cx: &Solver) -> PrangeChecks {
     let serial = decl.ufunc_sig.is_some() || gpu;
     let uses = crate::lower::prange::name_uses(body);
     // Each block with whether its innermost loop is a parallel `prange`,
-    // and whether a `prange` loop holds it.
-    let mut pending: Vec<(&[StmtId], bool, bool)> = vec![(&body.top, false, false)];
-    while let Some((block, parallel, in_prange)) = pending.pop() {
+    // whether a `prange` loop holds it, and whether one that runs in
+    // parallel does.
+    let mut pending: Vec<(&[StmtId], bool, bool, bool)> = vec![(&body.top, false, false, false)];
+    while let Some((block, parallel, in_prange, in_parallel)) = pending.pop() {
         for &s in block {
+            if in_parallel {
+                insert_subtrees(body, parts_of(&body.stmts[s]).0, &mut out.in_parallel);
+            }
             match &body.stmts[s] {
                 Stmt::Break if parallel => {
                     out.breaks.insert(s, ());
@@ -159,15 +165,17 @@ pub(super) fn prange_checks(cx: &Solver) -> PrangeChecks {
                             out.loops.insert(s, errors);
                         }
                     }
-                    pending.push((inner, runs_parallel, in_prange || prange));
-                    pending.push((orelse, parallel, in_prange));
+                    pending.push((inner, runs_parallel, in_prange || prange, in_parallel || runs_parallel));
+                    pending.push((orelse, parallel, in_prange, in_parallel));
                 }
                 Stmt::While { body: inner, orelse, .. } => {
-                    pending.push((inner, false, in_prange));
-                    pending.push((orelse, parallel, in_prange));
+                    pending.push((inner, false, in_prange, in_parallel));
+                    pending.push((orelse, parallel, in_prange, in_parallel));
                 }
-                Stmt::If { arms } => pending.extend(arms.iter().map(|a| (&*a.body, parallel, in_prange))),
-                Stmt::Refused { blocks, .. } => pending.extend(blocks.iter().map(|b| (&**b, parallel, in_prange))),
+                Stmt::If { arms } => pending.extend(arms.iter().map(|a| (&*a.body, parallel, in_prange, in_parallel))),
+                Stmt::Refused { blocks, .. } => {
+                    pending.extend(blocks.iter().map(|b| (&**b, parallel, in_prange, in_parallel)))
+                }
                 _ => {}
             }
         }

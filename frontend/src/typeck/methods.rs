@@ -3,7 +3,9 @@
 //! code calls at all ([`method_compiles`]).
 
 use super::*;
-use crate::lower::lists::{list_method_error, APPEND_TAKES_ONE_VALUE, LIST_HOLDS_NUMBERS};
+use crate::lower::lists::{
+    list_grown_in_parallel_error, list_method_error, APPEND_TAKES_ONE_VALUE, LIST_HOLDS_NUMBERS,
+};
 
 /// Whether compiled code calls the method `attr` of an array, a number or
 /// an element (`a.sum()`, `a.sort()`, `x.conjugate()`, `a.dot(b)`): the
@@ -18,7 +20,8 @@ impl Solver<'_> {
     /// `xs.attr(args, keywords)` (the call `e` of `func`) of the list
     /// local `list`, refused as the lowering's `list_method` refuses it
     /// whatever the values: a method other than `append`, `append` of
-    /// other than one value. It has no value.
+    /// other than one value or in a `prange` loop that runs in parallel.
+    /// It has no value.
     pub(super) fn list_method_call(
         &self,
         e: ExprId,
@@ -33,36 +36,16 @@ impl Solver<'_> {
             return self.refuse(e, self.body.attr_ranges[func], list_method_error(name, attr));
         }
         let ([arg], []) = (args, keywords) else { return self.refuse_here(e, APPEND_TAKES_ONE_VALUE) };
-        // In a `prange` loop the lowering may refuse the call first, for
-        // growing the list in parallel.
-        if self.maybe_none(*arg) || self.in_prange_loop(e) {
+        if self.prange.in_parallel.get(e).is_some() {
+            // Iterations would move and write the one buffer at once.
+            return self.refuse_here(e, list_grown_in_parallel_error(&self.body.locals[list].name));
+        }
+        if self.maybe_none(*arg) {
             return None;
         }
         if self.ty(*arg)?.scalar().is_none() {
             return self.refuse(e, self.body.expr_ranges[*arg], LIST_HOLDS_NUMBERS);
         }
         None
-    }
-
-    /// Whether `e` is in the body of a `prange` loop.
-    fn in_prange_loop(&self, e: ExprId) -> bool {
-        let inside = self.in_prange.get_or_init(|| {
-            let body = self.body;
-            let mut inside = ArenaMap::default();
-            for (_, stmt) in body.stmts.iter() {
-                let Stmt::For { iter, body: block, .. } = stmt else { continue };
-                if !self.is_prange_call(*iter) {
-                    continue;
-                }
-                let mut pending: Vec<StmtId> = block.to_vec();
-                while let Some(s) = pending.pop() {
-                    let (roots, blocks) = parts_of(&body.stmts[s]);
-                    insert_subtrees(body, roots, &mut inside);
-                    pending.extend(blocks.into_iter().flatten());
-                }
-            }
-            inside
-        });
-        inside.get(e).is_some()
     }
 }
