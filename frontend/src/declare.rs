@@ -130,6 +130,22 @@ pub(crate) enum Deco {
     Jit,
 }
 
+/// Why a function has no result type (see [`FuncDecl::no_result`]), as
+/// its calls read it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum NoResult {
+    /// It returns nothing: `-> None`, or no `return` of a value gives one.
+    #[default]
+    Nothing,
+    /// Its result is needed before any `return` gives it: its body calls
+    /// a function of the module whose result is not found yet, itself
+    /// (recursion) or one that calls it back.
+    Pending,
+    /// Its result annotation or its body has errors, reported there: its
+    /// calls stay quiet.
+    Broken,
+}
+
 /// A function's signature, as declared.
 #[derive(Clone, Debug)]
 pub(crate) struct FuncDecl {
@@ -195,6 +211,21 @@ pub(crate) struct FuncDecl {
     /// The elements of the result that are lists of numbers, found by
     /// lowering (see `postc_ir::Function::list_results`).
     pub result_lists: Vec<usize>,
+    /// Of a function without a result annotation whose result is not
+    /// found, why (set where the module's results are found).
+    pub unresolved: NoResult,
+}
+
+impl FuncDecl {
+    /// Why the function has no result type; `None` when it has one.
+    pub(crate) fn no_result(&self) -> Option<NoResult> {
+        match () {
+            _ if self.ret.is_some() => None,
+            _ if self.ret_poisoned => Some(NoResult::Broken),
+            _ if !self.ret_unannotated => Some(NoResult::Nothing),
+            _ => Some(self.unresolved),
+        }
+    }
 }
 
 impl FuncDecl {
@@ -1695,6 +1726,7 @@ impl<'a> Declarer<'a> {
                 result_optional: Vec::new(),
                 dtype_params: dtype_params.clone(),
                 result_lists: Vec::new(),
+                unresolved: NoResult::default(),
             });
         }
         let doc = match f.body.first() {
@@ -1734,6 +1766,7 @@ impl<'a> Declarer<'a> {
             result_optional: Vec::new(),
             dtype_params,
             result_lists: Vec::new(),
+            unresolved: NoResult::default(),
         };
         // A generic function is declared by its instances.
         if !decl.unannotated.is_empty() {

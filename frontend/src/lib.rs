@@ -17,7 +17,7 @@ mod source;
 mod syntax;
 mod typeck;
 
-use declare::{Declared, Declarer, Global};
+use declare::{Declared, Declarer, Global, NoResult};
 use lower::ModuleCx;
 use postc_ir::resolve::{Loader, SourceFrontend};
 use postc_ir::{Diagnostic, FileId, Module, ModuleId, Program};
@@ -337,6 +337,55 @@ impl SourceFrontend for PyFrontend {
                 own.push(decl);
             }
         }
+        // Why each function whose result no round found has none, for
+        // its calls (see `declare::NoResult`): one that needs its own
+        // result, calling itself directly or through others of them, is
+        // pending; another is broken when its body has errors (a call of
+        // a pending one among them), and otherwise returns nothing.
+        let unresolved: Vec<usize> = (0..own.len())
+            .filter(|&i| {
+                let d = &own[i];
+                funcs[i].ret.is_none() && d.ret_unannotated && !d.ret_poisoned && returns_a_value(&stmts[d.stmt])
+            })
+            .collect();
+        let calls: Vec<HashSet<String>> = (unresolved.iter())
+            .map(|&i| match &stmts[own[i].stmt] {
+                Stmt::FunctionDef(def) => lower::called_functions(&ModuleCx { funcs: &funcs, ..base }, &own[i], def),
+                _ => HashSet::new(),
+            })
+            .collect();
+        let generic_name = |i: usize| own[i].name.split('$').next().unwrap_or_default().to_owned();
+        let names: Vec<String> = unresolved.iter().map(|&i| generic_name(i)).collect();
+        for (k, &i) in unresolved.iter().enumerate() {
+            // Whether a chain of calls among them comes back to it.
+            let (mut seen, mut pending) = (HashSet::new(), vec![k]);
+            let mut cycle = false;
+            while let Some(j) = pending.pop() {
+                for (m, name) in names.iter().enumerate() {
+                    if calls[j].contains(name) {
+                        cycle |= m == k;
+                        if seen.insert(m) {
+                            pending.push(m);
+                        }
+                    }
+                }
+            }
+            if cycle {
+                own[i].unresolved = NoResult::Pending;
+                funcs[i].unresolved = NoResult::Pending;
+            }
+        }
+        for &i in &unresolved {
+            let Stmt::FunctionDef(def) = &stmts[own[i].stmt] else { continue };
+            if own[i].unresolved == NoResult::Pending {
+                continue;
+            }
+            let cx = ModuleCx { funcs: &funcs, ..base };
+            if lower::check_function(&cx, &module.types, &own[i], def).is_err() {
+                own[i].unresolved = NoResult::Broken;
+                funcs[i].unresolved = NoResult::Broken;
+            }
+        }
         // A generic function no call names is given no types: its
         // parameters need annotations; its body is checked with them
         // unknown, as a function's whose signature has errors.
@@ -358,26 +407,39 @@ impl SourceFrontend for PyFrontend {
         }
         lower::read_only::mark_returned_views(&base, &mut funcs, stmts, &module.types);
         let cx = ModuleCx { funcs: &funcs, untyped_sink: self.untyped_sink.as_deref(), ..base };
-        let mut bodies = Vec::new();
-        let mut math_imports = std::collections::BTreeSet::new();
+        // Every body is typechecked, then lowered only when the module
+        // has no error at all: the lowering reads the types of bodies the
+        // typecheck accepts, calls of functions whose errors are reported
+        // elsewhere included.
+        let mut checked = Vec::new();
         for decl in &own {
             if diags.len() >= postc_ir::diag::MAX_ERRORS {
                 break;
             }
             let Stmt::FunctionDef(def) = &stmts[decl.stmt] else { continue };
-            match lower::lower_function(&cx, &mut module.types, decl, def) {
-                Ok((f, math)) => {
-                    bodies.push(f);
-                    math_imports.extend(math);
-                }
+            match lower::check_function(&cx, &module.types, decl, def) {
+                Ok(c) => checked.push((decl, def, c)),
                 Err(d) => diags.extend(d),
             }
         }
         // The bodies of functions with bad signatures, for their errors.
         for decl in unit.broken.iter().chain(&uncalled) {
             let Stmt::FunctionDef(def) = &stmts[decl.stmt] else { continue };
-            if let Err(d) = lower::lower_function(&cx, &mut module.types, decl, def) {
+            if let Err(d) = lower::check_function(&cx, &module.types, decl, def) {
                 diags.extend(d);
+            }
+        }
+        let mut bodies = Vec::new();
+        let mut math_imports = std::collections::BTreeSet::new();
+        if diags.is_empty() {
+            for (decl, def, c) in checked {
+                match lower::lower_function(&cx, &mut module.types, decl, def, c) {
+                    Ok((f, math)) => {
+                        bodies.push(f);
+                        math_imports.extend(math);
+                    }
+                    Err(d) => diags.extend(d),
+                }
             }
         }
         // `postc.math.f(...)` calls name their intrinsic `math.f`.

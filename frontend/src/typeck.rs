@@ -526,6 +526,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         none_locals: ArenaMap::default(),
         absent_reads: ArenaMap::default(),
         list_misreads: ArenaMap::default(),
+        unread_results: ArenaMap::default(),
     };
     let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
@@ -614,9 +615,11 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.none_locals = cx.maybe_none_locals();
         cx.absent_reads = cx.absent_reads();
         cx.list_misreads = cx.list_misreads();
+        cx.unread_results = unresolved::unread_results(body, env.decl);
         out.exprs = cx.sweep();
         cx.check_fall_off();
         out.tuple_result = cx.tuple_result(&out.exprs);
+        cx.check_unresolved_returns(out.tuple_result.is_some());
         let reports = cx.reports.take().unwrap_or_default();
         (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
         out.read_only_writes = reports.read_only_writes;
@@ -971,6 +974,9 @@ struct Solver<'a> {
     absent_reads: ArenaMap<ExprId, ()>,
     /// The reads of list locals as values (see [`Solver::list_misreads`]).
     list_misreads: ArenaMap<ExprId, ()>,
+    /// The calls whose value is not read (see
+    /// [`unresolved::unread_results`]).
+    unread_results: ArenaMap<ExprId, ()>,
 }
 
 #[derive(Default)]
@@ -1067,6 +1073,14 @@ impl Solver<'_> {
                         (&targets[..], parameter_type(self.body, self.env.decl, self.env.types, *value))
                     {
                         if let Some(id) = self.local_of(*t) {
+                            self.bind_dtype(id, d);
+                            continue;
+                        }
+                    }
+                    // `U = T` of a local bound to a dtype before: the same.
+                    if let ([t], Some(other)) = (&targets[..], self.local_of(*value)) {
+                        let st = &self.states[other];
+                        if let (Some(id), Some((d, _)), true, 0) = (self.local_of(*t), st.dtype, st.open, st.bindings) {
                             self.bind_dtype(id, d);
                             continue;
                         }
@@ -5149,7 +5163,7 @@ impl Solver<'_> {
             true => Ty::Arr(t.clone()),
             false => Ty::Num { s: Scalar { dtype: t.dtype, weak: callee.ret_weak }, nonneg: false },
         };
-        let ret = callee.ret.as_ref()?;
+        let Some(ret) = callee.ret.as_ref() else { return self.call_without_result(e, &callee) };
         Some(match ret.is_tuple() {
             true => {
                 Ty::Tuple(postc_ir::regroup(ret.elements.iter().map(value).collect(), &callee.result_groups, Ty::Tuple))
@@ -6880,3 +6894,4 @@ mod read_only;
 pub(crate) mod results;
 #[cfg(test)]
 mod tests;
+mod unresolved;

@@ -849,7 +849,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if !self.locals.get(local).is_some_and(|l| !l.param && l.ty.is_none()) {
             return false;
         }
-        let d = match crate::typeck::parameter_type(self.hir, self.decl, self.types, value) {
+        let dtype_local = match &self.hir.exprs[value] {
+            hir::Expr::Name(m) => self.dtype_locals.get(self.name_text(m)).copied(),
+            _ => None,
+        };
+        let d = match crate::typeck::parameter_type(self.hir, self.decl, self.types, value).or(dtype_local) {
             Some(d) => d,
             None => {
                 let Some(name) = self.numpy_attr(value) else { return false };

@@ -1411,6 +1411,8 @@ pub(crate) fn imported_callee(cx: &ModuleCx<'_>, local: &str) -> Option<Callee> 
         result_optional: f.maybe_none.result_elements.clone(),
         dtype_params: f.dtype_params.iter().map(|p| p.name.clone()).collect(),
         result_lists: f.list_results.clone(),
+        // A compiled module's function without a result returns nothing.
+        no_result: f.ret.is_none().then_some(crate::declare::NoResult::Nothing),
     })
 }
 

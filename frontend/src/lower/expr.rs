@@ -12,6 +12,14 @@ pub(crate) fn whole_array_arithmetic_error(message: &str) -> String {
     format!("{message} (the elements of this whole-array expression)")
 }
 
+/// Why the constant `lit` does not convert to `dtype` (see `Lit::convert`).
+pub(crate) fn constant_conversion_error(lit: &Lit, dtype: DType) -> String {
+    match lit {
+        Lit::Int(i) => format!("{i} is out of range for {}", dtype.name()),
+        _ => format!("this constant cannot be converted to {}", dtype.name()),
+    }
+}
+
 impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn expr(&mut self, e: hir::ExprId) -> Val {
         if let Some(call) = self.calls.last_mut() {
@@ -233,11 +241,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Some(self.b.const_(ty, c.as_literal(), &n))
                 }
                 None => {
-                    let shown = match lit {
-                        Lit::Int(i) => format!("{i} is out of range for {}", dtype.name()),
-                        _ => format!("this constant cannot be converted to {}", dtype.name()),
-                    };
-                    self.err(at, shown);
+                    self.err(at, constant_conversion_error(lit, dtype));
                     None
                 }
             },

@@ -105,6 +105,8 @@ pub(crate) struct Callee {
     pub result_optional: Vec<usize>,
     /// The names of its dtype parameters (`dtype: type[Float64]`).
     pub dtype_params: Vec<String>,
+    /// Why it has no result type (see `FuncDecl::no_result`).
+    pub no_result: Option<crate::declare::NoResult>,
     /// The elements of the result that are lists (see
     /// `postc_ir::Function::list_results`).
     pub result_lists: Vec<usize>,
@@ -131,6 +133,7 @@ impl Callee {
             result_optional: d.result_optional.clone(),
             dtype_params: d.dtype_params.iter().map(|p| p.name.clone()).collect(),
             result_lists: d.result_lists.clone(),
+            no_result: d.no_result(),
         }
     }
 }
@@ -509,16 +512,49 @@ pub(crate) struct FnLower<'a, 'c> {
     condition: bool,
 }
 
-/// Lowers one function's body. Returns the function and the `postc.math`
-/// functions it calls through the module (`postc.math.f(...)`, called as
-/// `math.f`), or the diagnostics.
+/// A function's body the typecheck accepts, with what its lowering
+/// reads: its HIR, its read-only memory and its types.
+pub(crate) struct Checked {
+    hir: hir::Body,
+    read_only: read_only::ReadOnly,
+    solved: typeck::LocalTypes,
+}
+
+/// Typechecks one function's body: the body, ready to lower, or every
+/// error the typecheck finds in it, in source order.
+pub(crate) fn check_function(
+    cx: &ModuleCx<'_>,
+    types: &TypeTable,
+    decl: &FuncDecl,
+    def: &ast::StmtFunctionDef,
+) -> Result<Checked, Vec<Diagnostic>> {
+    with_dtype_params(cx, decl, |cx| {
+        let hir = body_hir(cx, decl, def);
+        let read_only = read_only::ReadOnly::of(cx, &hir, decl, types);
+        let solved = solve_body(cx, types, decl, def, &hir, Some(&read_only));
+        if solved.errors.is_empty() {
+            return Ok(Checked { hir, read_only, solved });
+        }
+        let mut diags: Vec<Diagnostic> =
+            solved.errors.into_iter().map(|e| cx.src.error(&e.at, unversioned(e.message))).collect();
+        diags.sort_by_key(|d| d.pos.as_ref().map(|p| (p.line, p.col)));
+        Err(diags)
+    })
+}
+
+/// Lowers one function's body, which the typecheck accepted
+/// ([`check_function`]), reading its types. Returns the function and the
+/// `postc.math` functions it calls through the module
+/// (`postc.math.f(...)`, called as `math.f`); diagnostics only for what
+/// the typecheck should have refused (internal errors).
 pub(crate) fn lower_function(
     cx: &ModuleCx<'_>,
     types: &mut TypeTable,
     decl: &FuncDecl,
     def: &ast::StmtFunctionDef,
+    checked: Checked,
 ) -> Result<(Function, BTreeSet<String>), Vec<Diagnostic>> {
-    with_dtype_params(cx, decl, |cx| lower_body(cx, types, decl, def))
+    with_dtype_params(cx, decl, |cx| lower_body(cx, types, decl, def, checked))
 }
 
 /// [`lower_function`] in `cx`, which holds the function's dtype
@@ -528,9 +564,10 @@ fn lower_body(
     types: &mut TypeTable,
     decl: &FuncDecl,
     def: &ast::StmtFunctionDef,
+    checked: Checked,
 ) -> Result<(Function, BTreeSet<String>), Vec<Diagnostic>> {
+    let Checked { hir, read_only, solved } = checked;
     // The locals are the body's, as its HIR resolved them.
-    let hir = body_hir(cx, decl, def);
     let mut locals: HashMap<String, LocalInfo> = HashMap::with_capacity(hir.locals.len());
     for local in hir.locals.values() {
         let info = match local.kind {
@@ -595,7 +632,6 @@ fn lower_body(
             }
         }
     }
-    let read_only = read_only::ReadOnly::of(cx, &hir, decl, types);
     // An array parameter assigned in the body lives in a `let` from the
     // start (`declare_rebound_arrays`), as a rebound array local does.
     // A name in a tuple target (`x, y = y, x`) is assigned too.
@@ -621,18 +657,7 @@ fn lower_body(
         }
     }
     // The locals' types are the typecheck's: the body is lowered once,
-    // reading them. A local it leaves untyped is bound only by constructs
-    // the lowering refuses (it reports them), or its bindings are
-    // reported as not inferred (`FnLower::untyped`).
-    let solved = solve_body(cx, types, decl, def, &hir, Some(&read_only));
-    if !solved.errors.is_empty() {
-        // The typecheck's errors are the body's, all of them: the lowering
-        // reads only the types of a body it accepts.
-        let mut diags: Vec<Diagnostic> =
-            solved.errors.into_iter().map(|e| cx.src.error(&e.at, unversioned(e.message))).collect();
-        diags.sort_by_key(|d| d.pos.as_ref().map(|p| (p.line, p.col)));
-        return Err(diags);
-    }
+    // reading them.
     for (id, t) in solved.scalars.iter() {
         let info = locals.get_mut(&*hir.locals[id].name).expect("every local of the HIR");
         info.ty = Some(LocalTy::Scalar(t.scalar));
@@ -816,6 +841,24 @@ fn inferred_result_in(
     Some(InferredResult { ret: types.intern(result), weak, groups: Vec::new(), optional: Vec::new(), lists })
 }
 
+/// The functions of the module the body of `def` (declared as `decl`)
+/// calls, by the names its calls give (a generic function's for its
+/// instances).
+pub(crate) fn called_functions(cx: &ModuleCx<'_>, decl: &FuncDecl, def: &ast::StmtFunctionDef) -> HashSet<String> {
+    with_dtype_params(cx, decl, |cx| {
+        let hir = body_hir(cx, decl, def);
+        (hir.exprs.values())
+            .filter_map(|e| match e {
+                hir::Expr::Call { func, .. } => match &hir.exprs[*func] {
+                    hir::Expr::Name(hir::Name::Global(g)) => Some(g.to_string()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    })
+}
+
 /// The typecheck of `hir`, the body of `def` declared as `decl`, in `cx`
 /// (its expressions' types recorded; `read_only` what it knows of the
 /// body's read-only memory, to report writes into it).
@@ -883,18 +926,36 @@ fn calls_global(hir: &hir::Body, e: hir::ExprId, name: &str) -> bool {
 }
 
 /// Whether `e` reads a local that a binding of calls the module-level
-/// function `name` (`r = n * fact(n - 1)`, then `return r`): a `return` of
-/// it recurses as `return n * fact(n - 1)` does.
+/// function `name`, directly or through other locals (`r = n * fact(n -
+/// 1)`, `s = r`, then `return s`): a `return` of it recurses as `return n
+/// * fact(n - 1)` does.
 fn holds_call_of(hir: &hir::Body, e: hir::ExprId, name: &str) -> bool {
-    let hir::Expr::Name(hir::Name::Local(local)) = hir.exprs[e] else { return false };
-    let binds = |t: &hir::ExprId| matches!(hir.exprs[*t], hir::Expr::Name(hir::Name::Local(l)) if l == local);
-    hir.stmts.values().any(|s| match s {
-        hir::Stmt::Assign { targets, value } => targets.iter().any(binds) && calls_global(hir, *value, name),
-        hir::Stmt::AnnAssign { target, value: Some(value), .. } | hir::Stmt::AugAssign { target, value, .. } => {
-            binds(target) && calls_global(hir, *value, name)
+    let hir::Expr::Name(hir::Name::Local(first)) = hir.exprs[e] else { return false };
+    let (mut seen, mut pending) = (HashSet::from([first]), vec![first]);
+    while let Some(local) = pending.pop() {
+        let binds = |t: &hir::ExprId| matches!(hir.exprs[*t], hir::Expr::Name(hir::Name::Local(l)) if l == local);
+        for s in hir.stmts.values() {
+            let value = match s {
+                hir::Stmt::Assign { targets, value } if targets.iter().any(binds) => *value,
+                hir::Stmt::AnnAssign { target, value: Some(value), .. }
+                | hir::Stmt::AugAssign { target, value, .. }
+                    if binds(target) =>
+                {
+                    *value
+                }
+                _ => continue,
+            };
+            if calls_global(hir, value, name) {
+                return true;
+            }
+            if let hir::Expr::Name(hir::Name::Local(other)) = hir.exprs[value] {
+                if seen.insert(other) {
+                    pending.push(other);
+                }
+            }
         }
-        _ => false,
-    })
+    }
+    false
 }
 
 /// The type of a module-level array: C order, of its dtype, its extents

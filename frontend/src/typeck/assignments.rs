@@ -628,6 +628,13 @@ impl Solver<'_> {
             (_, Held::Tuple { .. }) => scalar_into_error(&shown, "a tuple"),
             (_, Held::Scalar { t, fixed, param }) => {
                 let Some(s) = ty.scalar() else { return Vec::new() };
+                // A constant the local's dtype cannot hold (a Python int
+                // beyond Int64's range bound to a local of Python ints).
+                if let Ty::Lit { lit, .. } = &ty {
+                    if lit.convert(t.dtype).is_none() && widens_to(s, t.dtype) {
+                        return vec![(value_at, crate::lower::expr::constant_conversion_error(lit, t.dtype))];
+                    }
+                }
                 let error = if fixed {
                     (!widens_to(s, t.dtype)).then(|| narrowing_error(param, name, s.dtype, t.dtype))
                 } else {

@@ -1142,6 +1142,7 @@ def f(x: Float64[:], n: Int64) -> Float64:
             result_lists: Vec::new(),
             result_optional: Vec::new(),
             dtype_params: Vec::new(),
+            no_result: None,
         })
     };
     // An alias calls what it names; an imported function's signature is
