@@ -154,12 +154,14 @@ def factorials(n: Int64, m: Int32) -> Int64:
 
 
 def fact_bound(n):
-    """Recursion through a local: the `return` of what the recursive call
-    gave is typed by the other, as the `return` of the call is."""
+    """Recursion through locals: the `return` of what the recursive call
+    gave, through a chain of locals, is typed by the other, as the
+    `return` of the call is."""
     if n <= 1:
         return 1
     r = n * fact_bound(n - 1)
-    return r
+    product = r
+    return product
 
 
 def factorials_bound(n: Int64) -> Int64:

@@ -4291,6 +4291,11 @@ class Lint:
                 F.add("local bound to a dtype")
                 self.dtype_locals.add(t.id)
                 return
+            if isinstance(t, ast.Name) and isinstance(v, ast.Name) and v.id in self.dtype_locals:
+                # `kind = dtype` of a dtype local: the same dtype.
+                F.add("local bound to a dtype local")
+                self.dtype_locals.add(t.id)
+                return
             if isinstance(t, ast.Name) and isinstance(v, ast.List):
                 # `xs = [x0]`: a list of numbers that grows by `append`.
                 F.add("list local")

@@ -146,9 +146,11 @@ def rebound_in_loop(y: Float64[:], n: Int64) -> Float64[:]:
 
 
 def indices(n: Int64) -> Int64[:]:
-    """`dtype = np.int_` then `np.empty(n, dtype=dtype)`."""
+    """`dtype = np.int_` then `np.empty(n, dtype=dtype)`, through a second
+    local bound to the first."""
     dtype = np.int_
-    out = np.empty(n, dtype=dtype)
+    kind = dtype
+    out = np.empty(n, dtype=kind)
     for i in range(n):
         out[i] = i * i
     return out
