@@ -646,7 +646,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if failed {
             return None;
         }
-        self.inferred_optional = flags;
+        if self.inferred_optional != flags {
+            let msg = "internal error: the elements that may be `None` are not those the typecheck found";
+            let at = elements.first().map(|e| self.range(*e)).unwrap_or_default();
+            self.diags.push(self.cx.src.error(&at, msg));
+        }
         Some(out)
     }
 

@@ -485,8 +485,9 @@ pub(crate) struct FnLower<'a, 'c> {
     /// The scalar parameters a binding widens, with their wider dtype: a
     /// variable of it, the argument converted on entry.
     widened_params: Vec<(String, DType)>,
-    /// The tuple result an unannotated function's first `return a, b`
-    /// gave it (see [`FnLower::return_tuple`]).
+    /// The tuple result of an unannotated function, as the typecheck
+    /// found it from its `return`s (`typeck::results`): every `return`
+    /// gives it (see [`FnLower::return_tuple`]).
     inferred_tuple: Option<TypeId>,
     /// The tuples inside that result (see `FuncDecl::result_groups`).
     inferred_groups: Vec<(usize, usize)>,
@@ -694,6 +695,14 @@ fn lower_body(
     fl.lists = solved.lists.iter().map(|id| (hir.locals[*id].name.to_string(), None)).collect();
     fl.read_only = read_only;
     fl.read_only_reported = solved.read_only_writes;
+    // The tuple result of an unannotated function, as the typecheck found
+    // it from the `return`s.
+    if let Some(t) = solved.tuple_result.filter(|_| decl.ret.is_none() && decl.ret_unannotated) {
+        fl.inferred_tuple = Some(fl.types.intern(TypeData::tuple(t.elements)));
+        fl.inferred_groups = t.groups;
+        fl.inferred_optional = t.optional;
+        fl.inferred_lists = t.lists;
+    }
     fl.body(def);
     // With other diagnostics, a binding the types do not hold is their
     // echo; without them, it is reported rather than compiled wrong.
@@ -2931,10 +2940,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         }
         let tuple_ty = self.types.intern(TypeData::tuple(elements));
-        if declared.is_none() {
-            self.inferred_tuple = Some(tuple_ty);
-            self.inferred_groups = groups;
-            self.inferred_lists = listed;
+        if declared.is_none() && self.inferred_tuple != Some(tuple_ty) {
+            let msg = "internal error: this tuple is not the result the typecheck found from the `return`s";
+            self.diags.push(self.cx.src.error(&at, msg));
         }
         self.at(&r);
         let n = self.fresh("result");
