@@ -2770,6 +2770,9 @@ impl Solver<'_> {
             };
         }
         if let Some(name @ ("where" | "clip")) = self.numpy_attr(func) {
+            if let Some(message) = self.select_error(e, name, args) {
+                return self.refuse_here(e, message);
+            }
             let [_, _, _] = args else { return None };
             let tys = tys()?;
             let element = |e: &[Ty]| {
@@ -6878,5 +6881,6 @@ mod printing;
 mod range_locals;
 mod read_only;
 pub(crate) mod results;
+mod statements;
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,57 @@
+//! The operands of `np.where(c, a, b)` and `np.clip(a, lo, hi)`, which
+//! the lowering takes only as nodes of a whole-array expression
+//! (`lower::elementwise`): of numbers and arrays of numbers (of `np.clip`
+//! not complex), with a common dtype, and one array at least. The
+//! messages are the lowering's (`elementwise::select_*`).
+
+use super::*;
+use crate::lower::elementwise::{
+    select_count_error, select_dtypes_error, select_of_scalars_error, select_operand_error,
+};
+
+impl Solver<'_> {
+    /// Why `np.where` (of other than one argument) or `np.clip` (`name`)
+    /// of `args` at `e` is refused: other than 3 arguments, an operand
+    /// that is not a number nor an array of numbers (`None`, a string, a
+    /// tuple; of `np.clip` a complex number), operands of no common
+    /// dtype, or numbers only (the lowering makes an array). Calls with
+    /// keywords or starred arguments, and operands not typed, are left to
+    /// the checks of those.
+    pub(super) fn select_error(&self, e: ExprId, name: &str, args: &[ExprId]) -> Option<String> {
+        if let Expr::Call { keywords, .. } = &self.body.exprs[e] {
+            if !keywords.is_empty() {
+                return None;
+            }
+        }
+        if args.iter().any(|a| matches!(self.body.exprs[*a], Expr::Starred(_))) {
+            return None;
+        }
+        if args.len() != 3 {
+            return Some(select_count_error(name, args.len()));
+        }
+        let mut elements = Vec::with_capacity(3);
+        let mut array = false;
+        for &a in args {
+            let s = match self.ty(a) {
+                None if matches!(self.body.exprs[a], Expr::None) => None,
+                None => return None,
+                Some(Ty::Arr(t)) => {
+                    t.ndim()?;
+                    array = true;
+                    Some(Scalar::strong(t.dtype))
+                }
+                Some(t) => t.scalar(),
+            };
+            let operand = s.filter(|s| !s.dtype.is_text() && (name == "where" || kind(s.dtype) <= Kind::Float));
+            let Some(s) = operand else { return Some(select_operand_error(name).to_owned()) };
+            elements.push(s);
+        }
+        // `np.where`'s condition is only tested; `np.clip`'s three meet.
+        let met = if name == "where" { &elements[1..] } else { &elements[..] };
+        if met.iter().skip(1).try_fold(met[0], |p, s| promote(p, *s)).is_none() {
+            let dtypes: Vec<DType> = met.iter().map(|s| s.dtype).collect();
+            return Some(select_dtypes_error(name, &dtypes));
+        }
+        (!array).then(|| select_of_scalars_error(name).to_owned())
+    }
+}

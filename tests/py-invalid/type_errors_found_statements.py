@@ -1,0 +1,43 @@
+# error: `np.where` and `np.clip` of what the lowering does not take, refused by the typecheck: other than 3 arguments (lines 8, 12), an operand that is not a number nor an array of numbers (lines 16, 20, 24, 28, 32), numbers only (lines 36, 40, 44)
+import numpy as np
+from postyp import Complex128, Float64, Str
+
+
+def where_two(b: Float64[:]) -> Float64[:]:
+    return np.where(b > 0.0, b)
+
+
+def clip_two(b: Float64[:]) -> Float64[:]:
+    return np.clip(b, 1.0)
+
+
+def where_string(b: Float64[:], s: Str) -> Float64[:]:
+    return np.where(b > 0.0, b, s)
+
+
+def where_tuple(b: Float64[:]) -> Float64[:]:
+    return np.where(b > 0.0, b, (1, 2))
+
+
+def where_none(b: Float64[:]) -> Float64[:]:
+    return np.where(b > 0.0, b, None)
+
+
+def clip_complex(z: Complex128[:]) -> Complex128[:]:
+    return np.clip(z, 0, 1)
+
+
+def clip_none(b: Float64[:]) -> Float64[:]:
+    return np.clip(b, 0.0, None)
+
+
+def where_numbers(x: Float64) -> Float64:
+    return np.where(x > 0.0, 1.0, 2.0)
+
+
+def clip_numbers(x: Float64) -> Float64:
+    return np.clip(x, 0.0, 1.0)
+
+
+def where_in_array_expression(b: Float64[:], x: Float64) -> Float64[:]:
+    return b + np.where(x > 0.0, 1.0, 2.0)
