@@ -5719,6 +5719,7 @@ fn not_read_as_values(body: &Body) -> ArenaMap<ExprId, ()> {
 /// The `None`s and list displays of `body` the lowering reads as numbers
 /// (or indexes, a list), which they are not: the operands of arithmetic
 /// and unary operators and of orderings
+/// and `None` as the value of an augmented assignment
 /// (not an index, where `None` is NumPy's new axis; not in an annotation,
 /// `Int64 | None`, which [`unlowered_constructs`] holds).
 fn none_operands(body: &Body) -> ArenaMap<ExprId, ()> {
@@ -5736,6 +5737,15 @@ fn none_operands(body: &Body) -> ArenaMap<ExprId, ()> {
         };
         for o in operands.into_iter().filter(refused) {
             out.insert(o, ());
+        }
+    }
+    // `x += None`: the value of an augmented assignment is an operand
+    // too (a list display there may grow a list).
+    for (_, stmt) in body.stmts.iter() {
+        if let Stmt::AugAssign { value, .. } = stmt {
+            if matches!(body.exprs[*value], Expr::None) {
+                out.insert(*value, ());
+            }
         }
     }
     out

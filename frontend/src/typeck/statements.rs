@@ -1,8 +1,14 @@
-//! The operands of `np.where(c, a, b)` and `np.clip(a, lo, hi)`, which
-//! the lowering takes only as nodes of a whole-array expression
-//! (`lower::elementwise`): of numbers and arrays of numbers (of `np.clip`
-//! not complex), with a common dtype, and one array at least. The
-//! messages are the lowering's (`elementwise::select_*`).
+//! What the lowering of statements and whole-array expressions refuses
+//! and the typecheck finds where it types them:
+//! - the operands of `np.where(c, a, b)` and `np.clip(a, lo, hi)`, which
+//!   the lowering takes only as nodes of a whole-array expression
+//!   (`lower::elementwise`): of numbers and arrays of numbers (of
+//!   `np.clip` not complex), with a common dtype, and one array at least
+//!   (the messages are the lowering's `elementwise::select_*`);
+//! - the value of an augmented assignment that the operator does not take
+//!   with the target: a tuple beside a number or an array, or the elements
+//!   of a whole array beside what they do not meet (`a += s` of a string),
+//!   which the lowering's `binop` refuses element by element.
 
 use super::*;
 use crate::lower::elementwise::{
@@ -10,6 +16,35 @@ use crate::lower::elementwise::{
 };
 
 impl Solver<'_> {
+    /// Why `target op= value` is refused for its operands' types, as the
+    /// lowering's `binop` (of an element of a whole-array `target`, in its
+    /// fused loop) refuses them: a tuple `value` beside a number or an
+    /// array of numbers (`tuple_arith_error`), or the elements of an
+    /// array `target` beside a `value` (or its elements) the operator does
+    /// not take (`pytypes::arith`). A tuple target, arrays of text or of
+    /// unknown axes, and values not typed are left to other checks.
+    pub(super) fn in_place_operand_error(&self, target: ExprId, op: ast::Operator, value: ExprId) -> Option<String> {
+        let element = |t: Ty| match t {
+            Ty::Arr(a) if a.dtype.is_text() || a.ndim().is_none() => None,
+            Ty::Arr(a) => Some(Ty::Num { s: Scalar::strong(a.dtype), nonneg: false }),
+            t => Some(t),
+        };
+        let whole = matches!(self.ty(target)?, Ty::Arr(_));
+        let current = element(self.ty(target)?)?;
+        if matches!(current, Ty::Tuple(_)) {
+            return None;
+        }
+        let rhs = element(self.ty(value)?)?;
+        if matches!(rhs, Ty::Tuple(_)) {
+            return tuple_arith_error(op, Some(&current), Some(&rhs));
+        }
+        // A number target's operands are `update_error`'s.
+        if !whole {
+            return None;
+        }
+        arith(op, &current.operand()?, &rhs.operand()?).err()
+    }
+
     /// Why `np.where` (of other than one argument) or `np.clip` (`name`)
     /// of `args` at `e` is refused: other than 3 arguments, an operand
     /// that is not a number nor an array of numbers (`None`, a string, a
