@@ -5719,8 +5719,8 @@ fn not_read_as_values(body: &Body) -> ArenaMap<ExprId, ()> {
 /// The `None`s and list displays of `body` the lowering reads as numbers
 /// (or indexes, a list), which they are not: the operands of arithmetic
 /// and unary operators and of orderings
-/// and `None` as the value of an augmented assignment
-/// (not an index, where `None` is NumPy's new axis; not in an annotation,
+/// and `None` as the value of an augmented assignment or stored through
+/// an index (not an index, where `None` is NumPy's new axis; not in an annotation,
 /// `Int64 | None`, which [`unlowered_constructs`] holds).
 fn none_operands(body: &Body) -> ArenaMap<ExprId, ()> {
     let mut out = ArenaMap::default();
@@ -5739,12 +5739,13 @@ fn none_operands(body: &Body) -> ArenaMap<ExprId, ()> {
             out.insert(o, ());
         }
     }
-    // `x += None`: the value of an augmented assignment is an operand
-    // too (a list display there may grow a list).
+    // `x += None`, `a[i] = None`: the value of an augmented assignment
+    // and what is stored into an element are read as numbers too (a list
+    // display there may grow a list or fill a row).
     for (_, stmt) in body.stmts.iter() {
-        if let Stmt::AugAssign { value, .. } = stmt {
-            if matches!(body.exprs[*value], Expr::None) {
-                out.insert(*value, ());
+        for v in crate::typeck::statements::number_values(body, stmt) {
+            if matches!(body.exprs[v], Expr::None) {
+                out.insert(v, ());
             }
         }
     }
@@ -6891,6 +6892,6 @@ mod printing;
 mod range_locals;
 mod read_only;
 pub(crate) mod results;
-mod statements;
+pub(crate) mod statements;
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,8 @@
 //!   (`lower::elementwise`): of numbers and arrays of numbers (of
 //!   `np.clip` not complex), with a common dtype, and one array at least
 //!   (the messages are the lowering's `elementwise::select_*`);
+//! - `None` stored through an index or as the value of an augmented
+//!   assignment ([`number_values`], refused as an operand);
 //! - the value of an augmented assignment that the operator does not take
 //!   with the target: a tuple beside a number or an array, or the elements
 //!   of a whole array beside what they do not meet (`a += s` of a string),
@@ -14,6 +16,31 @@ use super::*;
 use crate::lower::elementwise::{
     select_count_error, select_dtypes_error, select_of_scalars_error, select_operand_error,
 };
+
+/// The values `stmt` reads as numbers whatever their type, beside its
+/// expressions' operands: the value of an augmented assignment, and each
+/// value stored through an index (`a[i] = v`, `a[0], a[1] = v, w`), which
+/// the lowering's stores take as a number or an array.
+pub(crate) fn number_values(body: &Body, stmt: &Stmt) -> Vec<ExprId> {
+    let stored = |t: &ExprId| matches!(body.exprs[*t], Expr::Subscript { .. });
+    match stmt {
+        Stmt::AugAssign { value, .. } => vec![*value],
+        Stmt::Assign { targets, value } => {
+            let mut out = Vec::new();
+            for t in targets.iter() {
+                match (&body.exprs[*t], &body.exprs[*value]) {
+                    (Expr::Subscript { .. }, _) => out.push(*value),
+                    (Expr::Tuple(ts) | Expr::List(ts), Expr::Tuple(vs) | Expr::List(vs)) if ts.len() == vs.len() => {
+                        out.extend(ts.iter().zip(vs.iter()).filter(|(t, _)| stored(t)).map(|(_, v)| *v));
+                    }
+                    _ => {}
+                }
+            }
+            out
+        }
+        _ => Vec::new(),
+    }
+}
 
 impl Solver<'_> {
     /// Why `target op= value` is refused for its operands' types, as the
