@@ -2784,6 +2784,9 @@ impl Solver<'_> {
             };
         }
         if let Some(name @ ("where" | "clip")) = self.numpy_attr(func) {
+            if let Some(message) = self.select_error(e, name, args) {
+                return self.refuse_here(e, message);
+            }
             let [_, _, _] = args else { return None };
             let tys = tys()?;
             let element = |e: &[Ty]| {
@@ -5730,7 +5733,8 @@ fn not_read_as_values(body: &Body) -> ArenaMap<ExprId, ()> {
 /// The `None`s and list displays of `body` the lowering reads as numbers
 /// (or indexes, a list), which they are not: the operands of arithmetic
 /// and unary operators and of orderings
-/// (not an index, where `None` is NumPy's new axis; not in an annotation,
+/// and `None` as the value of an augmented assignment or stored through
+/// an index (not an index, where `None` is NumPy's new axis; not in an annotation,
 /// `Int64 | None`, which [`unlowered_constructs`] holds).
 fn none_operands(body: &Body) -> ArenaMap<ExprId, ()> {
     let mut out = ArenaMap::default();
@@ -5747,6 +5751,16 @@ fn none_operands(body: &Body) -> ArenaMap<ExprId, ()> {
         };
         for o in operands.into_iter().filter(refused) {
             out.insert(o, ());
+        }
+    }
+    // `x += None`, `a[i] = None`: the value of an augmented assignment
+    // and what is stored into an element are read as numbers too (a list
+    // display there may grow a list or fill a row).
+    for (_, stmt) in body.stmts.iter() {
+        for v in crate::typeck::statements::number_values(body, stmt) {
+            if matches!(body.exprs[v], Expr::None) {
+                out.insert(v, ());
+            }
         }
     }
     out
@@ -6892,6 +6906,7 @@ mod printing;
 mod range_locals;
 mod read_only;
 pub(crate) mod results;
+pub(crate) mod statements;
 #[cfg(test)]
 mod tests;
 mod unresolved;

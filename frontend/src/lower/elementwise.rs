@@ -55,6 +55,60 @@ enum Select {
     Clip,
 }
 
+impl Select {
+    /// The NumPy function's name.
+    fn name(self) -> &'static str {
+        match self {
+            Select::Where => "where",
+            Select::Clip => "clip",
+        }
+    }
+}
+
+/// `np.where` or `np.clip` shown, of the NumPy function's name.
+fn select_shown(name: &str) -> &'static str {
+    if name == "where" {
+        "`np.where`"
+    } else {
+        "`np.clip`"
+    }
+}
+
+/// The error of `np.where` (other than of one argument) or `np.clip`
+/// (`name`) of `n` positional arguments, not 3.
+pub(crate) fn select_count_error(name: &str, n: usize) -> String {
+    match name {
+        "where" => format!("`np.where` takes 1 or 3 arguments, not {n}"),
+        _ => format!("`np.clip` takes 3 arguments here, not {n}"),
+    }
+}
+
+/// The error of an operand of `np.where` or `np.clip` (`name`) that is
+/// not a number nor an array of numbers (a string, a tuple, `None`; of
+/// `np.clip` a complex number too, which NumPy orders by neither part).
+pub(crate) fn select_operand_error(name: &str) -> &'static str {
+    match name {
+        "where" => "`np.where` takes numbers and arrays of numbers",
+        _ => "`np.clip` takes integers, floats or Bool here",
+    }
+}
+
+/// The error of `np.where` or `np.clip` (`name`) whose operands have no
+/// common dtype.
+pub(crate) fn select_dtypes_error(name: &str, dtypes: &[DType]) -> String {
+    let shown: Vec<&str> = dtypes.iter().map(|d| d.name()).collect();
+    format!("{} of {}: they have no common dtype", select_shown(name), shown.join(" and "))
+}
+
+/// The error of `np.where` or `np.clip` (`name`) of numbers only: here
+/// they take an array, and Python's own forms do it for numbers.
+pub(crate) fn select_of_scalars_error(name: &str) -> &'static str {
+    match name {
+        "where" => "`np.where` takes an array here: of numbers, write `a if c else b`",
+        _ => "`np.clip` takes an array here: of numbers, write `min(max(x, lo), hi)`",
+    }
+}
+
 /// The shape of a tree node before the loop: one extent per axis (none
 /// for a scalar).
 type Extents = Vec<ValueId>;
@@ -89,6 +143,16 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 _ => None,
             };
+        }
+        if let hir::Expr::Call { func, args, keywords } = &self.hir.exprs[e] {
+            // Refused by the typecheck (`typeck::statements`) where it
+            // types the operands: `np.where` and `np.clip` of numbers only.
+            let scalar = |&a: &hir::ExprId| matches!(self.expr_types.get(a), Some(t) if t.scalar().is_some());
+            if let Some(s) = self.select_of(*func).filter(|_| keywords.is_empty() && args.len() == 3) {
+                if args.iter().all(scalar) {
+                    return Some(self.err(&self.range(e), select_of_scalars_error(s.name())));
+                }
+            }
         }
         if self.node_operands(e).is_none() || !self.is_array_expr(e) {
             return None;
@@ -539,8 +603,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         if let hir::Expr::Call { func, .. } = self.hir.exprs[e] {
             if let Some(s) = self.select_of(func) {
                 if shapes.len() != 3 {
-                    let name = if s == Select::Where { "np.where" } else { "np.clip" };
-                    self.err(&at, format!("`{name}` takes 3 arguments here, not {}", shapes.len()));
+                    self.err(&at, select_count_error(s.name(), shapes.len()));
                     return None;
                 }
             }
@@ -670,10 +733,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Select::Where => {
                 let Some(cond) = self.truth(vals[0].clone(), self.range(args[0])) else { return Val::Err };
                 let (Some(a), Some(b)) = (vals[1].scalar(), vals[2].scalar()) else {
-                    return self.err(&c.at, "`np.where` takes numbers");
+                    return self.err(&c.at, select_operand_error("where"));
                 };
-                let Some(p) = promote(a, b).filter(|p| !p.dtype.is_text()) else {
-                    return self.err(&c.at, format!("`np.where` of {} and {}", a.dtype.name(), b.dtype.name()));
+                if a.dtype.is_text() || b.dtype.is_text() {
+                    return self.err(&c.at, select_operand_error("where"));
+                }
+                let Some(p) = promote(a, b) else {
+                    return self.err(&c.at, select_dtypes_error("where", &[a.dtype, b.dtype]));
                 };
                 let d = if p.weak { default_of(kind(p.dtype)) } else { p.dtype };
                 let (Some(x), Some(y)) = (
@@ -692,14 +758,17 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let mut common: Option<Scalar> = None;
                 for v in &vals {
                     let Some(s) = v.scalar().filter(|s| kind(s.dtype) <= Kind::Float) else {
-                        return self.err(&c.at, "`np.clip` takes integers, floats or Bool here");
+                        return self.err(&c.at, select_operand_error("clip"));
                     };
                     common = match common {
                         None => Some(s),
                         Some(p) => promote(p, s),
                     };
                 }
-                let Some(p) = common else { return self.err(&c.at, "`np.clip` of these dtypes") };
+                let Some(p) = common else {
+                    let dtypes: Vec<DType> = vals.iter().filter_map(|v| v.scalar()).map(|s| s.dtype).collect();
+                    return self.err(&c.at, select_dtypes_error("clip", &dtypes));
+                };
                 let d = if p.weak { default_of(kind(p.dtype)) } else { p.dtype };
                 let first = self.range(args[0]);
                 let pair = |a: Val, b: &Val| [(a, first), (b.clone(), first)];

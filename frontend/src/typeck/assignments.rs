@@ -354,6 +354,9 @@ impl Solver<'_> {
         if self.may_be_none(target) || self.may_be_none(value) {
             return None;
         }
+        if let Some(message) = self.in_place_operand_error(target, op, value) {
+            return Some((at, message));
+        }
         // A whole array (or a view) updated in place, as the lowering's
         // `fuse` writes it: a result of more axes, or of a dtype NumPy's
         // `same_kind` rule does not cast to the array's.

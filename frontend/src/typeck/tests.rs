@@ -584,13 +584,13 @@ def f(x: Float64[:], y: Int32[:], m: Float64[:, :], t: Float64) -> Float64:
     h = (x == t).sum()
     k = np.isnan(t)
     n = np.power(y, 2)
-    p = np.where(t > 0.0, t, 1)
     return t
 "
     );
     // Whatever makes the array (a call of `np.array`, `np.roll`, a
-    // product), the node is whole-array; `np.where` and `np.clip` too;
-    // NumPy's scalar functions of numbers give NumPy scalars.
+    // product), the node is whole-array; `np.where` and `np.clip` too
+    // (which take an array here); NumPy's scalar functions of numbers
+    // give NumPy scalars.
     assert_eq!(
         solved(&src),
         [
@@ -603,7 +603,6 @@ def f(x: Float64[:], y: Int32[:], m: Float64[:, :], t: Float64) -> Float64:
             "h: Int64",
             "k: Bool+",
             "n: Int32[:]",
-            "p: Float64",
         ]
     );
 }
