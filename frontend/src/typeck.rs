@@ -1928,11 +1928,8 @@ impl Solver<'_> {
                 }
                 let (l, r) = (self.ty(*lhs)?, self.ty(*rhs)?);
                 if matches!(l, Ty::Tuple(_)) || matches!(r, Ty::Tuple(_)) {
-                    // An array operand is the lowering's to refuse.
-                    if !matches!(l, Ty::Arr(_)) && !matches!(r, Ty::Arr(_)) {
-                        if let Some(message) = tuple_arith_error(*op, Some(&l), Some(&r)) {
-                            return self.refuse_here(e, message);
-                        }
+                    if let Some(message) = expressions::binop_error(*op, &l, &r) {
+                        return self.refuse_here(e, message);
                     }
                     return tuple_arith(*op, l, r);
                 }
@@ -1947,9 +1944,10 @@ impl Solver<'_> {
                         return t;
                     }
                 }
-                // CPython's and NumPy's operator rules (NEP 50).
-                if let (Some(lo), Some(ro)) = (l.operand(), r.operand()) {
-                    if let Err(message) = arith(*op, &lo, &ro) {
+                // CPython's and NumPy's operator rules (NEP 50), and the
+                // constants the operands' dtype holds.
+                if let (Some(_), Some(_)) = (l.operand(), r.operand()) {
+                    if let Some(message) = expressions::binop_error(*op, &l, &r) {
                         return self.refuse_here(e, message);
                     }
                 }
@@ -1961,6 +1959,9 @@ impl Solver<'_> {
             }
             Expr::UnaryOp { op, operand } => {
                 let v = self.ty(*operand)?;
+                if let Some(refused) = self.unary_of_tuple(e, *op, &v) {
+                    return refused;
+                }
                 if *op != ast::UnaryOp::Not {
                     if let Some(t) = self.elementwise(std::slice::from_ref(&v), |e| unary(*op, e[0].clone())) {
                         return t;
@@ -2145,6 +2146,9 @@ impl Solver<'_> {
             }
             // As the lowering's `attribute` of an array, or of a number.
             Expr::Attribute { base, attr } => {
+                if let Some(refused) = self.namespace_member_read(e, *base) {
+                    return refused;
+                }
                 let base_ty = self.ty(*base)?;
                 // `a.dtype` is read where a dtype is (`dtype=a.dtype`).
                 let read = self.not_values.get(e).is_none() && &**attr != "dtype";
@@ -2260,6 +2264,9 @@ impl Solver<'_> {
             }
         }
         let tys: Vec<Ty> = operands.iter().map(|e| self.ty(*e)).collect::<Option<_>>()?;
+        if let Some(refused) = self.comparison_refusal(e, ops, operands, &tys) {
+            return refused;
+        }
         if let [op] = ops {
             let element = |e: &[Ty]| {
                 let ordered = !matches!(op, C::Is | C::IsNot | C::In | C::NotIn);
@@ -2495,6 +2502,9 @@ impl Solver<'_> {
         // `a[idx]` of a tuple of one integer per axis (a tuple local,
         // `np.ndindex`'s step): an element, as the lowering's `element_of`.
         if let (Expr::Name(_), Some(Ty::Tuple(elems))) = (&self.body.exprs[index], self.ty(index)) {
+            if let Some(refused) = self.index_tuple_refusal(s, index, ty.ndim(), &elems).filter(|_| read) {
+                return refused;
+            }
             let ints = elems.iter().all(|t| t.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int));
             return (ints && Some(elems.len()) == ty.ndim())
                 .then(|| Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false });
@@ -2855,15 +2865,28 @@ impl Solver<'_> {
                     if let Some(message) = summed_error(Some(&self.ty(items)?)) {
                         return self.refuse(e, self.body.expr_ranges[items], message);
                     }
-                    self.sum(tys()?)
+                    let tys = tys()?;
+                    if let Some(refused) = self.sum_refusal(e, &tys) {
+                        return refused;
+                    }
+                    self.sum(tys)
                 }
-                "divmod" => match &tys()?[..] {
-                    [a, b] => Some(Ty::Tuple(vec![
-                        self.arith_type(ast::Operator::FloorDiv, a, b)?,
-                        self.arith_type(ast::Operator::Mod, a, b)?,
-                    ])),
-                    _ => None,
-                },
+                "divmod" => {
+                    if args.len() != 2 {
+                        return self.refuse_here(e, crate::lower::tuples::DIVMOD_FORM);
+                    }
+                    let tys = tys()?;
+                    if let Some(refused) = self.divmod_refusal(e, &tys) {
+                        return refused;
+                    }
+                    match &tys[..] {
+                        [a, b] => Some(Ty::Tuple(vec![
+                            self.arith_type(ast::Operator::FloorDiv, a, b)?,
+                            self.arith_type(ast::Operator::Mod, a, b)?,
+                        ])),
+                        _ => None,
+                    }
+                }
                 n => self.cast_call(e, func, args, python_scalar(n)?, true),
             },
             Name::Global(n) => match self.env.globals.get(self.unaliased(n)?)? {
@@ -2985,6 +3008,9 @@ impl Solver<'_> {
                     });
                     if lengths.collect::<std::collections::HashSet<_>>().len() > 1 {
                         return self.refuse_here(e, tuple_lengths_error(name));
+                    }
+                    if let Some(refused) = self.min_max_of_tuples_refusal(e, name, &values) {
+                        return refused;
                     }
                     return self.min_max_of_tuples(&values, name == "min");
                 }
@@ -5420,7 +5446,7 @@ fn refused_comparison(body: &Body, ops: &[ast::CmpOp], operands: &[ExprId]) -> O
             C::Is | C::IsNot if tests_none => return Some("`is None` is tested alone, not in a chain of comparisons"),
             C::Is | C::IsNot => return Some("`is` is not supported: compare values with `==`"),
             C::In | C::NotIn if !alone || matches!(body.exprs[operands[i + 1]], Expr::Call { .. }) => {
-                return Some("`in` tests membership in a tuple, such as `x in (1, 2, 3)`")
+                return Some(crate::lower::tuples::MEMBERSHIP_IN_TUPLE)
             }
             C::Eq | C::NotEq if tests_none && alone => return None,
             C::Eq | C::NotEq if tests_none => return Some("`== None` is tested alone, not in a chain of comparisons"),
@@ -6865,6 +6891,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 
 pub(crate) mod assignments;
 pub(crate) mod dtype_locals;
+mod expressions;
 pub(crate) mod fall_off;
 pub(crate) mod gpu;
 mod instances;

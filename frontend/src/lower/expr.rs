@@ -4,6 +4,41 @@
 use super::*;
 
 /// Arithmetic of whole arrays whose elements the operator refuses.
+/// A comparison of what is not a number (an array, or a tuple beside
+/// one, inside tuples compared or searched with `in`).
+pub(crate) const ONLY_SCALARS_COMPARED: &str = "only scalars can be compared";
+
+/// A constant `lit` that `dtype` cannot hold, where it is converted to
+/// one (an operand, an argument, an element stored).
+pub(crate) fn constant_conversion_error(lit: &Lit, dtype: DType) -> String {
+    match lit {
+        Lit::Int(i) => format!("{i} is out of range for {}", dtype.name()),
+        _ => format!("this constant cannot be converted to {}", dtype.name()),
+    }
+}
+
+/// A string converted to a number, or a number to a string.
+pub(crate) fn text_conversion_error(from: DType, to: DType) -> String {
+    format!("{} cannot be converted to {}", from.name(), to.name())
+}
+
+/// A member of a namespace (`math.sin`, `postc.prange`) read as a value
+/// rather than called.
+pub(crate) fn not_a_value_error(dotted: &str) -> String {
+    format!("`{dotted}` is not a value")
+}
+
+/// `-t`, `+t` or `~t` of a tuple.
+pub(crate) fn unary_of_tuple_error(op: ast::UnaryOp) -> String {
+    let sym = match op {
+        ast::UnaryOp::UAdd => "+",
+        ast::UnaryOp::USub => "-",
+        ast::UnaryOp::Invert => "~",
+        ast::UnaryOp::Not => "not",
+    };
+    format!("unary `{sym}` is not defined on a tuple")
+}
+
 pub(crate) const WHOLE_ARRAY_ARITHMETIC: &str = "arithmetic on whole arrays is not supported: loop over the elements";
 
 /// Arithmetic of whole arrays whose elements the operator refuses with
@@ -233,11 +268,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Some(self.b.const_(ty, c.as_literal(), &n))
                 }
                 None => {
-                    let shown = match lit {
-                        Lit::Int(i) => format!("{i} is out of range for {}", dtype.name()),
-                        _ => format!("this constant cannot be converted to {}", dtype.name()),
-                    };
-                    self.err(at, shown);
+                    self.err(at, constant_conversion_error(lit, dtype));
                     None
                 }
             },
@@ -246,7 +277,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return Some(*v);
                 }
                 if s.dtype.is_text() || dtype.is_text() {
-                    self.err(at, format!("{} cannot be converted to {}", s.dtype.name(), dtype.name()));
+                    self.err(at, text_conversion_error(s.dtype, dtype));
                     return None;
                 }
                 let n = self.fresh("cast");
@@ -429,6 +460,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if matches!(v, Val::Arr { .. }) {
                 return self.err(&at, WHOLE_ARRAY_ARITHMETIC);
             }
+            if matches!(v, Val::Tuple(_)) {
+                return self.err(&at, unary_of_tuple_error(op));
+            }
             return self.err(&at, "this operand has no scalar value");
         };
         // Refused by the typecheck where it types the operand.
@@ -577,7 +611,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let (Some(ls), Some(rs)) = (l.scalar(), r.scalar()) else {
             if !matches!(l, Val::Err) && !matches!(r, Val::Err) {
-                self.err(&at, "only scalars can be compared");
+                self.err(&at, ONLY_SCALARS_COMPARED);
             }
             return None;
         };
@@ -883,7 +917,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return Val::Lit { lit: Lit::Float(*v), s: Scalar::weak(DType::Float64) };
                 }
             }
-            return self.err(&at, format!("`{}` is not a value", self.hir.dotted(e).unwrap_or_default()));
+            return self.err(&at, not_a_value_error(&self.hir.dotted(e).unwrap_or_default()));
         }
         // `np.iinfo(np.int32).max`, `np.finfo(np.float32).eps`: constants.
         if let hir::Expr::Call { func, .. } = hir.exprs[base] {

@@ -1,0 +1,214 @@
+//! Expressions the lowering would refuse where it lowers them, refused
+//! where they are typed: arithmetic whose constant operand the other's
+//! dtype cannot hold or that meets a tuple and an array, comparisons and
+//! `in` tests of what is not a number, `-t` of a tuple, members of
+//! namespaces read as values, an array indexed by a tuple local of the
+//! wrong length or with an element that is not an integer, and the
+//! elements of `divmod`, `sum` and `min`/`max` of tuples.
+
+use super::*;
+use crate::lower::expr::{
+    constant_conversion_error, not_a_value_error, text_conversion_error, unary_of_tuple_error, ONLY_SCALARS_COMPARED,
+    WHOLE_ARRAY_ARITHMETIC,
+};
+use crate::lower::tuples::{tuple_elements_join_error, tuple_elements_kind_error, MEMBERSHIP_IN_TUPLE};
+
+/// Why the value of type `t` cannot be converted to `dtype`, as the
+/// lowering's `materialize` refuses it: a constant out of the dtype's
+/// range or of no number of it, a string to a number or back.
+pub(super) fn conversion_error(t: &Ty, dtype: DType) -> Option<String> {
+    match t {
+        Ty::Lit { lit, .. } => lit.convert(dtype).is_none().then(|| constant_conversion_error(lit, dtype)),
+        Ty::Num { s, .. } if s.dtype != dtype && (s.dtype.is_text() || dtype.is_text()) => {
+            Some(text_conversion_error(s.dtype, dtype))
+        }
+        _ => None,
+    }
+}
+
+/// Why the lowering's `binop` refuses `l op r`: an array among operands
+/// that are not both numbers, a tuple's arithmetic it does not do, the
+/// operator's rules for numbers, or an operand its dtype cannot hold (the
+/// left one first). `None` where it accepts them or cannot tell.
+pub(super) fn binop_error(op: ast::Operator, l: &Ty, r: &Ty) -> Option<String> {
+    let (Some(lo), Some(ro)) = (l.operand(), r.operand()) else {
+        if matches!(l, Ty::Arr(_)) || matches!(r, Ty::Arr(_)) {
+            return Some(WHOLE_ARRAY_ARITHMETIC.to_owned());
+        }
+        if matches!(l, Ty::Tuple(_)) || matches!(r, Ty::Tuple(_)) {
+            return tuple_arith_error(op, Some(l), Some(r));
+        }
+        return None;
+    };
+    let a = match arith(op, &lo, &ro) {
+        Ok(a) => a,
+        Err(message) => return Some(message),
+    };
+    conversion_error(l, a.operand).or_else(|| conversion_error(r, a.operand))
+}
+
+/// Why the lowering's `compare_pair` refuses `l op r` met inside
+/// tuples or in a chain: what is not a number, or scalars that do not
+/// compare.
+fn pair_error(op: ast::CmpOp, l: &Ty, r: &Ty) -> Option<String> {
+    match (l.scalar(), r.scalar()) {
+        (Some(_), Some(_)) => scalar_comparison_error(op, l, r),
+        _ => Some(ONLY_SCALARS_COMPARED.to_owned()),
+    }
+}
+
+/// Why `l == r` is refused, as the lowering's `values_equal` finds it:
+/// tuples of one length element by element; a tuple and a number or a
+/// tuple of another length are unequal; anything else a pair.
+fn equality_error(l: &Ty, r: &Ty) -> Option<String> {
+    match (l, r) {
+        (Ty::Tuple(ls), Ty::Tuple(rs)) if ls.len() == rs.len() => {
+            ls.iter().zip(rs).find_map(|(a, b)| equality_error(a, b))
+        }
+        (Ty::Tuple(_), Ty::Num { .. } | Ty::Lit { .. } | Ty::Tuple(_))
+        | (Ty::Num { .. } | Ty::Lit { .. }, Ty::Tuple(_)) => None,
+        _ => pair_error(ast::CmpOp::Eq, l, r),
+    }
+}
+
+/// Why `l op r` (no `in`, no `is`) is refused, as the lowering's
+/// `compare_values` finds it: an ordering of two tuples from the last
+/// position back, each position's equality before its order.
+fn compare_values_error(op: ast::CmpOp, l: &Ty, r: &Ty) -> Option<String> {
+    use ast::CmpOp as C;
+    let tuples = matches!(l, Ty::Tuple(_)) || matches!(r, Ty::Tuple(_));
+    match op {
+        C::Eq | C::NotEq if tuples => equality_error(l, r),
+        C::Lt | C::LtE | C::Gt | C::GtE if tuples => match (l, r) {
+            (Ty::Tuple(ls), Ty::Tuple(rs)) => ls
+                .iter()
+                .zip(rs)
+                .rev()
+                .find_map(|(a, b)| equality_error(a, b).or_else(|| compare_values_error(op, a, b))),
+            _ => Some(orders_two_tuples(op, &describe_a_ty(Some(l)), &describe_a_ty(Some(r)))),
+        },
+        _ => pair_error(op, l, r),
+    }
+}
+
+impl Solver<'_> {
+    /// Refuses a comparison the lowering's `compare` would: a lone `in`
+    /// of what is not a tuple (said at the right operand), or of an
+    /// element that does not compare with the left one; a lone comparison
+    /// of a tuple; and each link of a chain, compared pair by pair (an
+    /// array in a chain is no element-wise comparison). `Some` where
+    /// refused.
+    pub(super) fn comparison_refusal(
+        &self,
+        e: ExprId,
+        ops: &[ast::CmpOp],
+        operands: &[ExprId],
+        tys: &[Ty],
+    ) -> Option<Option<Ty>> {
+        use ast::CmpOp as C;
+        let message = match (ops, tys) {
+            ([C::In | C::NotIn], [l, r]) => {
+                let Ty::Tuple(elems) = r else {
+                    return Some(self.refuse(e, self.body.expr_ranges[operands[1]], MEMBERSHIP_IN_TUPLE));
+                };
+                elems.iter().find_map(|x| equality_error(l, x))
+            }
+            ([op], [l, r]) if matches!(l, Ty::Tuple(_)) || matches!(r, Ty::Tuple(_)) => compare_values_error(*op, l, r),
+            ([_], _) => None,
+            _ => ops.iter().zip(tys.windows(2)).find_map(|(op, pair)| match op {
+                C::Is | C::IsNot | C::In | C::NotIn => None,
+                _ => compare_values_error(*op, &pair[0], &pair[1]),
+            }),
+        };
+        message.map(|message| self.refuse_here(e, message))
+    }
+
+    /// Refuses a member of a namespace (`math.sin`, `postc.prange`,
+    /// `postc.math`) read as a value, as the lowering's `attribute` does
+    /// (its constants are typed before this). `Some` where refused.
+    pub(super) fn namespace_member_read(&self, e: ExprId, base: ExprId) -> Option<Option<Ty>> {
+        let in_namespace = match &self.body.exprs[base] {
+            Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::Namespace(_))),
+            _ => self.names_postc_math(base),
+        };
+        if !in_namespace || self.not_values.get(e).is_some() {
+            return None;
+        }
+        let dotted = self.body.dotted(e).unwrap_or_default();
+        Some(self.refuse_here(e, not_a_value_error(&dotted)))
+    }
+
+    /// Refuses `-t`, `+t` and `~t` of a tuple, as the lowering's `unary`.
+    pub(super) fn unary_of_tuple(&self, e: ExprId, op: ast::UnaryOp, v: &Ty) -> Option<Option<Ty>> {
+        (matches!(v, Ty::Tuple(_)) && op != ast::UnaryOp::Not).then(|| self.refuse_here(e, unary_of_tuple_error(op)))
+    }
+
+    /// Refuses `a[idx]` of a tuple local `idx` (read, not stored) whose
+    /// length is not the array's number of axes or with an element that
+    /// is not an integer, as the lowering's `element_of`. `Some` where
+    /// refused.
+    pub(super) fn index_tuple_refusal(
+        &self,
+        s: ExprId,
+        index: ExprId,
+        nd: Option<usize>,
+        elems: &[Ty],
+    ) -> Option<Option<Ty>> {
+        let at = self.body.expr_ranges[index];
+        let count = nd.and_then(|nd| index_count_error(nd, elems.len()));
+        let message = count.or_else(|| elems.iter().find_map(|t| element_index_error(Some(t))))?;
+        Some(self.refuse(s, at, message))
+    }
+
+    /// Refuses `divmod(a, b)` of two numbers that `//` (then `%`)
+    /// refuses, as the lowering's `divmod`.
+    pub(super) fn divmod_refusal(&self, e: ExprId, tys: &[Ty]) -> Option<Option<Ty>> {
+        let [a, b] = tys else { return None };
+        let message = binop_error(ast::Operator::FloorDiv, a, b).or_else(|| binop_error(ast::Operator::Mod, a, b))?;
+        Some(self.refuse_here(e, message))
+    }
+
+    /// Refuses `sum(t, start)` whose start and elements `+` refuses, one
+    /// after another, as the lowering's `sum_of` adds them.
+    pub(super) fn sum_refusal(&self, e: ExprId, tys: &[Ty]) -> Option<Option<Ty>> {
+        let Some(Ty::Tuple(elems)) = tys.first() else { return None };
+        let mut acc = tys.get(1).cloned().unwrap_or(Ty::Lit { lit: Lit::Int(0), s: Scalar::weak(DType::Int64) });
+        for x in elems {
+            if let Some(message) = binop_error(ast::Operator::Add, &acc, x) {
+                return Some(self.refuse_here(e, message));
+            }
+            acc = self.arith_type(ast::Operator::Add, &acc, x)?;
+        }
+        None
+    }
+
+    /// Refuses `min` or `max` (`word`) of tuples of one length whose
+    /// elements are not real numbers or strings, or at one index have no
+    /// common type, as the lowering's `min_max_of_tuples`.
+    pub(super) fn min_max_of_tuples_refusal(&self, e: ExprId, word: &str, values: &[Ty]) -> Option<Option<Ty>> {
+        let tuples: Vec<&[Ty]> = values
+            .iter()
+            .map(|v| match v {
+                Ty::Tuple(elems) => Some(&elems[..]),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let len = tuples.first()?.len();
+        for k in 0..len {
+            let mut joined: Option<Scalar> = None;
+            for t in &tuples {
+                let Some(s) = t[k].scalar().filter(|s| kind(s.dtype) <= Kind::Float || s.dtype.is_text()) else {
+                    return Some(self.refuse_here(e, tuple_elements_kind_error(word)));
+                };
+                joined = match joined {
+                    None => Some(s),
+                    Some(q) => match promote(q, s) {
+                        Some(p) => Some(p),
+                        None => return Some(self.refuse_here(e, tuple_elements_join_error(word, q.dtype, s.dtype, k))),
+                    },
+                };
+            }
+        }
+        None
+    }
+}
