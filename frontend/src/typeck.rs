@@ -1754,6 +1754,7 @@ impl Solver<'_> {
         let at = self.body.stmt_ranges[s];
         self.check_gpu_code(s);
         self.check_maybe_none_reads(s);
+        self.check_list_elements(s);
         let error = match &self.body.stmts[s] {
             Stmt::For { is_async: false, target, iter, .. } => {
                 self.for_error(*target, *iter).or_else(|| self.range_error(*iter))

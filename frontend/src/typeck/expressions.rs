@@ -4,13 +4,15 @@
 //! `in` tests of what is not a number, `-t` of a tuple, members of
 //! namespaces read as values, an array indexed by a tuple local of the
 //! wrong length or with an element that is not an integer, and the
-//! elements of `divmod`, `sum` and `min`/`max` of tuples.
+//! elements of `divmod`, `sum` and `min`/`max` of tuples; and the
+//! elements of lists that their dtype cannot hold.
 
 use super::*;
 use crate::lower::expr::{
     constant_conversion_error, not_a_value_error, text_conversion_error, unary_of_tuple_error, ONLY_SCALARS_COMPARED,
     WHOLE_ARRAY_ARITHMETIC,
 };
+use crate::lower::lists::LIST_HOLDS_NUMBERS;
 use crate::lower::tuples::{tuple_elements_join_error, tuple_elements_kind_error, MEMBERSHIP_IN_TUPLE};
 
 /// Why the value of type `t` cannot be converted to `dtype`, as the
@@ -210,5 +212,46 @@ impl Solver<'_> {
             }
         }
         None
+    }
+}
+
+impl Solver<'_> {
+    /// The dtype of the list local `list`'s elements, once its bindings
+    /// are joined.
+    fn list_dtype(&self, list: LocalId) -> Option<DType> {
+        self.states[list].list?;
+        self.states[list].arr.as_ref().map(|t| t.dtype)
+    }
+
+    /// Why `v` (of type `t`) cannot be an element of the list local
+    /// `list`, as the lowering's `list_display` and `list_method` refuse
+    /// it: not a number, or a value the list's dtype cannot hold (a
+    /// string, a constant out of its range).
+    pub(super) fn list_element_error(&self, list: LocalId, t: &Ty) -> Option<String> {
+        if t.scalar().is_none() {
+            return Some(LIST_HOLDS_NUMBERS.to_owned());
+        }
+        conversion_error(t, self.list_dtype(list)?)
+    }
+
+    /// `xs = [a, b, ...]` (the statement `s`) of a list local: refuses
+    /// the first element that is no number or that its dtype cannot
+    /// hold, as the lowering's `list_display`.
+    pub(super) fn check_list_elements(&self, s: StmtId) {
+        let body = self.body;
+        let Stmt::Assign { targets, value } = &body.stmts[s] else { return };
+        let (Expr::List(elts), [target]) = (&body.exprs[*value], &targets[..]) else { return };
+        let Some(list) = self.local_of(*target).filter(|id| self.states[*id].list.is_some()) else { return };
+        // Untyped, the lowering lowers the elements for their own errors.
+        if self.list_dtype(list).is_none() {
+            return;
+        }
+        for &x in elts.iter() {
+            let Some(t) = self.ty(x) else { return };
+            if let Some(message) = self.list_element_error(list, &t) {
+                self.refuse_here(x, message);
+                return;
+            }
+        }
     }
 }
