@@ -1786,7 +1786,9 @@ impl Solver<'_> {
                 | Global::Intrinsic { .. }
                 | Global::PostImport { .. }
                 | Global::Alias(_)
-                | Global::PostModule(_)) => name_error(n, Some(g)),
+                | Global::PostModule(_)
+                | Global::BoundaryModule(_)
+                | Global::Namespace(_)) => name_error(n, Some(g)),
                 _ => None,
             },
             Name::Free(_) | Name::Local(_) => None,
@@ -1914,6 +1916,9 @@ impl Solver<'_> {
                 t
             }
             Expr::IntTooLarge => self.refuse_here(e, "integer literal is too large for 64 bits"),
+            Expr::Ellipsis if expressions::ellipsis_read_as_value(self.body, e) => {
+                self.refuse_here(e, refused_construct_error(self.body.construct_name(e)))
+            }
             Expr::None if self.none_operands.get(e).is_some() && self.unlowered.get(e).is_none() => {
                 self.refuse_here(e, crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER)
             }
@@ -2129,6 +2134,9 @@ impl Solver<'_> {
             }
             // `thread_idx.x` in a `@kernel`: a Python int, never negative.
             Expr::Attribute { base, attr } if self.is_gpu_register(*base) => {
+                if let Some(refused) = self.gpu_register_read(e, *base, attr) {
+                    return refused;
+                }
                 let kernel = self.env.decl.attrs.contains(FuncAttrs::KERNEL);
                 (kernel && Axis::ALL.iter().any(|x| x.name() == &**attr)).then(extent)
             }
@@ -2147,7 +2155,7 @@ impl Solver<'_> {
             }
             // As the lowering's `attribute` of an array, or of a number.
             Expr::Attribute { base, attr } => {
-                if let Some(refused) = self.namespace_member_read(e, *base) {
+                if let Some(refused) = self.namespace_member_read(e, *base, attr) {
                     return refused;
                 }
                 let base_ty = self.ty(*base)?;
@@ -4797,6 +4805,9 @@ impl Solver<'_> {
     /// The constant `attr` of the module `base` names, if it is NumPy's
     /// (`np.inf`), `math`'s or `postc.math`'s (`math.pi`).
     fn constant_of_module(&self, base: ExprId, attr: &str) -> Option<f64> {
+        if self.names_postc_math(base) {
+            return math_constant(attr);
+        }
         let Expr::Name(Name::Global(m)) = &self.body.exprs[base] else { return None };
         match self.env.globals.get(&**m)? {
             Global::BoundaryModule(m) if m == "numpy" => numpy_constant(attr),

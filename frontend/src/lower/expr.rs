@@ -28,6 +28,17 @@ pub(crate) fn not_a_value_error(dotted: &str) -> String {
     format!("`{dotted}` is not a value")
 }
 
+/// `thread_idx.w` of a GPU register `reg` (`thread_idx`, `block_idx`,
+/// `block_dim`) and an axis it does not have.
+pub(crate) fn gpu_axes_error(reg: &str) -> String {
+    format!("`{reg}` has the axes `x`, `y` and `z`")
+}
+
+/// A GPU register `reg` read outside a `@kernel` function.
+pub(crate) fn gpu_register_outside_kernel_error(reg: &str) -> String {
+    format!("`{reg}` is read in `@kernel` functions only")
+}
+
 /// `-t`, `+t` or `~t` of a tuple.
 pub(crate) fn unary_of_tuple_error(op: ast::UnaryOp) -> String {
     let sym = match op {
@@ -899,10 +910,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let (at, attr_at) = (self.range(e), hir.attr_ranges[e]);
         if let Some(reg) = self.gpu_register(base) {
             let Some(axis) = postc_ir::builtins::Axis::ALL.iter().find(|x| x.name() == attr) else {
-                return self.err(&attr_at, format!("`{}` has the axes `x`, `y` and `z`", reg.name()));
+                return self.err(&attr_at, gpu_axes_error(reg.name()));
             };
             if !self.decl.attrs.contains(postc_ir::FuncAttrs::KERNEL) {
-                return self.err(&at, format!("`{}` is read in `@kernel` functions only", reg.name()));
+                return self.err(&at, gpu_register_outside_kernel_error(reg.name()));
             }
             self.at(&at);
             let n = self.fresh(reg.name());

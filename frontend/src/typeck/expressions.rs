@@ -9,8 +9,8 @@
 
 use super::*;
 use crate::lower::expr::{
-    constant_conversion_error, not_a_value_error, text_conversion_error, unary_of_tuple_error, ONLY_SCALARS_COMPARED,
-    WHOLE_ARRAY_ARITHMETIC,
+    constant_conversion_error, gpu_axes_error, gpu_register_outside_kernel_error, not_a_value_error,
+    text_conversion_error, unary_of_tuple_error, ONLY_SCALARS_COMPARED, WHOLE_ARRAY_ARITHMETIC,
 };
 use crate::lower::lists::LIST_HOLDS_NUMBERS;
 use crate::lower::tuples::{tuple_elements_join_error, tuple_elements_kind_error, MEMBERSHIP_IN_TUPLE};
@@ -93,6 +93,42 @@ fn compare_values_error(op: ast::CmpOp, l: &Ty, r: &Ty) -> Option<String> {
     }
 }
 
+/// Whether the lowering lowers the `...` `e` as a value (and refuses it
+/// there): not an entry of a subscript's index (`a[..., 0]`), nor in an
+/// expression statement that is no call (`...` as a body), in a target,
+/// in a refused construct, or in what the lowering does not lower (an
+/// annotation, an `assert`'s message, a `raise`).
+pub(super) fn ellipsis_read_as_value(body: &Body, e: ExprId) -> bool {
+    let mut excluded = ArenaMap::default();
+    let mut roots = unlowered_parts(body);
+    for (_, stmt) in body.stmts.iter() {
+        match stmt {
+            Stmt::Expr(x) if !matches!(body.exprs[*x], Expr::Call { .. }) => roots.push(*x),
+            Stmt::Assign { targets, .. } => roots.extend(targets.iter().copied()),
+            Stmt::AnnAssign { target, .. } | Stmt::AugAssign { target, .. } | Stmt::For { target, .. } => {
+                roots.push(*target)
+            }
+            _ => {}
+        }
+    }
+    for (id, x) in body.exprs.iter() {
+        match x {
+            Expr::Subscript { index, .. } => {
+                excluded.insert(*index, ());
+                if let Expr::Tuple(entries) = &body.exprs[*index] {
+                    entries.iter().for_each(|en| {
+                        excluded.insert(*en, ());
+                    });
+                }
+            }
+            Expr::Refused { .. } => roots.push(id),
+            _ => {}
+        }
+    }
+    insert_subtrees(body, roots, &mut excluded);
+    excluded.get(e).is_none()
+}
+
 impl Solver<'_> {
     /// Refuses a comparison the lowering's `compare` would: a lone `in`
     /// of what is not a tuple (said at the right operand), or of an
@@ -126,18 +162,51 @@ impl Solver<'_> {
     }
 
     /// Refuses a member of a namespace (`math.sin`, `postc.prange`,
-    /// `postc.math`) read as a value, as the lowering's `attribute` does
-    /// (its constants are typed before this). `Some` where refused.
-    pub(super) fn namespace_member_read(&self, e: ExprId, base: ExprId) -> Option<Option<Ty>> {
-        let in_namespace = match &self.body.exprs[base] {
-            Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::Namespace(_))),
-            _ => self.names_postc_math(base),
+    /// `postc.math`) read as a value, as the lowering's `attribute` does:
+    /// not a constant of `math` (`postc.math.pi`), nor the base of another
+    /// attribute (`postc.thread_idx.x`, read with it). `Some` where
+    /// refused.
+    pub(super) fn namespace_member_read(&self, e: ExprId, base: ExprId, attr: &str) -> Option<Option<Ty>> {
+        let ns = match &self.body.exprs[base] {
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
+                Some(Global::Namespace(ns)) => *ns,
+                _ => return None,
+            },
+            _ if self.names_postc_math(base) => Namespace::PostcMath,
+            _ => return None,
         };
-        if !in_namespace || self.not_values.get(e).is_some() {
+        if matches!(ns, Namespace::Math | Namespace::PostcMath) && math_constant(attr).is_some() {
+            return None;
+        }
+        let read_with_attribute =
+            self.body.exprs.iter().any(|(_, x)| matches!(x, Expr::Attribute { base: b, .. } if *b == e));
+        if self.not_values.get(e).is_some() || read_with_attribute {
             return None;
         }
         let dotted = self.body.dotted(e).unwrap_or_default();
         Some(self.refuse_here(e, not_a_value_error(&dotted)))
+    }
+
+    /// Refuses `r.w` of a GPU register `r` (`base`) read as a value, an
+    /// axis it does not have, and `r.x` outside a `@kernel` function, as
+    /// the lowering's `attribute`. `Some` where refused.
+    pub(super) fn gpu_register_read(&self, e: ExprId, base: ExprId, attr: &str) -> Option<Option<Ty>> {
+        let reg = match &self.body.exprs[base] {
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n) {
+                Some(Global::GpuRegister(r)) => *r,
+                _ => return None,
+            },
+            Expr::Attribute { attr, .. } => *GpuReg::ALL.iter().find(|r| r.name() == &**attr)?,
+            _ => return None,
+        };
+        if self.not_values.get(e).is_some() {
+            return None;
+        }
+        if !Axis::ALL.iter().any(|x| x.name() == attr) {
+            return Some(self.refuse(e, self.body.attr_ranges[e], gpu_axes_error(reg.name())));
+        }
+        let kernel = self.env.decl.attrs.contains(FuncAttrs::KERNEL);
+        (!kernel).then(|| self.refuse_here(e, gpu_register_outside_kernel_error(reg.name())))
     }
 
     /// Refuses `-t`, `+t` and `~t` of a tuple, as the lowering's `unary`.
