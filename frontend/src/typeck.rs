@@ -1817,8 +1817,8 @@ impl Solver<'_> {
 
     /// Why the operator `op` refuses the elements of `l` and `r` (one an
     /// array of numbers of a known number of axes, the other too or a
-    /// number): its message for numbers of their types, said of their
-    /// elements.
+    /// number): its message for numbers of their types (or for a constant
+    /// their dtype does not hold), said of their elements.
     fn element_arith_error(&self, op: ast::Operator, l: &Ty, r: &Ty) -> Option<String> {
         let element = |t: &Ty| match t {
             Ty::Arr(a) if a.ndim().is_some() && !a.dtype.is_text() => {
@@ -1828,7 +1828,9 @@ impl Solver<'_> {
             _ => None,
         };
         let (el, er) = (element(l)?, element(r)?);
-        let message = arith(op, &el.operand()?, &er.operand()?).err()?;
+        el.operand()?;
+        er.operand()?;
+        let message = expressions::binop_error(op, &el, &er)?;
         Some(crate::lower::expr::whole_array_arithmetic_error(&message))
     }
 
