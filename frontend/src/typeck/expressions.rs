@@ -324,3 +324,47 @@ impl Solver<'_> {
         }
     }
 }
+
+/// What a `for` loop over a tuple binds its name to, as told in
+/// [`tuple_loop_mixed_error`]: a number, a tuple of its length, an
+/// array of its dtype and number of axes.
+fn bound_kind(t: &Ty) -> String {
+    match t {
+        Ty::Tuple(parts) => format!("a tuple of {} elements", parts.len()),
+        Ty::Arr(a) => match a.ndim() {
+            Some(nd) => format!("a {nd}-D array of {}", a.dtype.name()),
+            None => format!("an array of {}", a.dtype.name()),
+        },
+        Ty::Num { .. } | Ty::Lit { .. } => "a number".to_owned(),
+    }
+}
+
+/// The elements of a tuple (or of a list display, `list`) a `for` loop
+/// runs over that bind its name (or one of its names) to values of two
+/// kinds (`first`, `other`: a number, a tuple of some length, an array of
+/// some dtype and number of axes).
+pub(crate) fn tuple_loop_mixed_error(list: bool, first: &str, other: &str) -> String {
+    format!(
+        "the elements of this {} mix {first} and {other}: a `for` loop over them gives its name one kind of value",
+        if list { "list" } else { "tuple" },
+    )
+}
+
+/// Why the elements `elems` of a tuple a `for` loop runs over (unpacked
+/// into `names` names, each element a tuple of that many) cannot all be
+/// bound to one name, as the lowering's `assign` of each in turn refuses
+/// them: values of two kinds.
+pub(super) fn tuple_loop_elements_error(list: bool, names: Option<usize>, elems: &[Ty]) -> Option<String> {
+    for part in 0..names.unwrap_or(1) {
+        let bound = |e: &Ty| match (names, e) {
+            (Some(_), Ty::Tuple(p)) => p.get(part).map(bound_kind),
+            _ => Some(bound_kind(e)),
+        };
+        let mut kinds = elems.iter().filter_map(bound);
+        let Some(first) = kinds.next() else { continue };
+        if let Some(other) = kinds.find(|k| *k != first) {
+            return Some(tuple_loop_mixed_error(list, &first, &other));
+        }
+    }
+    None
+}
