@@ -1755,6 +1755,7 @@ impl Solver<'_> {
         self.check_gpu_code(s);
         self.check_maybe_none_reads(s);
         self.check_list_elements(s);
+        self.check_ternary_that_may_be_none(s);
         let error = match &self.body.stmts[s] {
             Stmt::For { is_async: false, target, iter, .. } => {
                 self.for_error(*target, *iter).or_else(|| self.range_error(*iter))

@@ -14,6 +14,7 @@ use crate::lower::expr::{
 };
 use crate::lower::lists::LIST_HOLDS_NUMBERS;
 use crate::lower::tuples::{tuple_elements_join_error, tuple_elements_kind_error, MEMBERSHIP_IN_TUPLE};
+use crate::typeck::maybe_none::{cannot_be_none_error, none_arm_error};
 
 /// Why the value of type `t` cannot be converted to `dtype`, as the
 /// lowering's `materialize` refuses it: a constant out of the dtype's
@@ -367,4 +368,68 @@ pub(super) fn tuple_loop_elements_error(list: bool, names: Option<usize>, elems:
         }
     }
     None
+}
+
+impl Solver<'_> {
+    /// `w = a if c else b` (the statement `s`, its targets names) where
+    /// an arm may be `None` where it is lowered (`None`, a local that may
+    /// be `None` there, a call whose result may be), as the lowering's
+    /// `ternary_maybe_none` then `assign_maybe_none` refuse it: the other
+    /// arm not a Bool, an integer or a float (beside an arm that is not
+    /// `None` itself: [`Solver::beside_none_arm`] refuses the rest), then
+    /// a target the lowering does not take to be `None` (an arm naming a
+    /// local does not make it so). Arms that are conditional expressions
+    /// themselves are the lowering's.
+    pub(super) fn check_ternary_that_may_be_none(&self, s: StmtId) {
+        let body = self.body;
+        let Stmt::Assign { targets, value } = &body.stmts[s] else { return };
+        if !targets.iter().all(|t| matches!(body.exprs[*t], Expr::Name(Name::Local(_)))) {
+            return;
+        }
+        let Expr::If { body: then, orelse, .. } = body.exprs[*value] else { return };
+        let arms = [then, orelse];
+        if self.was_refused(*value) || arms.iter().any(|a| matches!(body.exprs[*a], Expr::If { .. })) {
+            return;
+        }
+        let may_be_none = |e: ExprId| match &body.exprs[e] {
+            Expr::None => true,
+            Expr::Name(Name::Local(_)) => self.absent_reads.get(e).is_some(),
+            Expr::Call { func, .. } => self.returns_maybe_none(*func),
+            _ => false,
+        };
+        if !arms.iter().any(|a| may_be_none(*a)) {
+            return;
+        }
+        for (arm, other) in [(then, orelse), (orelse, then)] {
+            if matches!(body.exprs[arm], Expr::None) || matches!(body.exprs[other], Expr::None) {
+                continue;
+            }
+            let Some(t) = self.ty(arm) else { return };
+            let message = match t.scalar() {
+                None => none_arm_error(None),
+                Some(s) if kind(s.dtype) > Kind::Float => none_arm_error(Some(s.dtype)),
+                Some(_) => continue,
+            };
+            self.refuse(*value, body.expr_ranges[arm], message);
+            return;
+        }
+        let decl = self.env.decl;
+        let declared = |id: LocalId| {
+            let name = &*body.locals[id].name;
+            decl.params.iter().position(|(n, _)| **n == *name).is_some_and(|i| decl.maybe_none[i])
+        };
+        let returns = |func: ExprId| self.returns_maybe_none(func);
+        let maybe = presence::maybe_none_locals(body, &declared, &returns);
+        for t in targets.iter() {
+            let Expr::Name(Name::Local(id)) = body.exprs[*t] else { continue };
+            if maybe.get(id).is_some() {
+                continue;
+            }
+            let param = body.locals[id].kind == LocalKind::Param;
+            let dtype = self.states[id].ty.map(|s| s.dtype);
+            let message = cannot_be_none_error(param, &body.locals[id].name, dtype);
+            self.refuse_statement(s, body.expr_ranges[*value], message);
+            return;
+        }
+    }
 }

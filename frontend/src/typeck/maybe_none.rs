@@ -322,7 +322,7 @@ impl Solver<'_> {
 
     /// Whether a call of `func` returns `T | None`, as the lowering finds
     /// it (a function of this module; or `false`).
-    fn returns_maybe_none(&self, func: ExprId) -> bool {
+    pub(super) fn returns_maybe_none(&self, func: ExprId) -> bool {
         match &self.body.exprs[func] {
             Expr::Name(Name::Global(n)) => {
                 matches!(self.env.globals.get(&**n), Some(Global::Func(_)))
