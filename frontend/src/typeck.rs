@@ -5991,9 +5991,10 @@ pub(crate) fn attribute_error(base: Option<&Ty>, attr: &str) -> Option<(bool, St
 
 /// The errors of `return` in a function `name` whose result is `td`
 /// (annotated, not `T | None`): no value, `None`, a value of another
-/// type (a number that does not widen to the result's dtype, an array of
-/// another dtype or number of axes, an array for a number, a number for
-/// an array, a value with no type (`None`: a call that returns nothing)).
+/// type (a number that does not widen to the result's dtype or a constant
+/// it does not hold, an array of another dtype or number of axes, an
+/// array for a number, a number for an array, a value with no type
+/// (`None`: a call that returns nothing)).
 pub(crate) fn return_without_value(name: &str, td: &TypeData) -> String {
     let td = annotation_text(td);
     format!("`return` without a value in function `{name}` returning {td}")
@@ -6009,7 +6010,9 @@ pub(crate) fn returned_value_error(name: &str, td: &TypeData, v: Option<&Ty>) ->
     match v {
         Some(Ty::Arr(a)) if td.is_array && a.dtype == td.dtype && a.ndim() == td.ndim() => None,
         Some(v) if !td.is_array => match v.scalar() {
-            Some(s) if widens_to(s, td.dtype) => None,
+            // A constant the result's dtype does not hold (`return 300`
+            // of an Int8 result).
+            Some(s) if widens_to(s, td.dtype) => expressions::conversion_error(v, td.dtype),
             Some(s) => Some(format!(
                 "this returns {}, but function `{name}` returns {} (cast explicitly)",
                 s.dtype.name(),

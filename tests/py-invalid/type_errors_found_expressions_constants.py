@@ -1,4 +1,4 @@
-# error: a constant that the dtype it meets cannot hold is the typecheck's error wherever the lowering converts it: stored in an element or a view, in an update of a number, an element or a whole array, and in whole-array arithmetic
+# error: a constant that the dtype it meets cannot hold is the typecheck's error wherever the lowering converts it: stored in an element or a view, in an update of a number, an element or a whole array, in whole-array arithmetic, and returned
 from postyp import Int8, Int64, Out, UInt8
 
 
@@ -21,3 +21,9 @@ def whole_arrays(a: Int8[:], b: UInt8[:]) -> Int8:
     c = a + 300
     d = b * -1
     return c[0] + d[0]
+
+
+def returns(i: Int64) -> Int8:
+    if i > 0:
+        return -129
+    return 300
