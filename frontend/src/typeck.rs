@@ -1756,6 +1756,7 @@ impl Solver<'_> {
         self.check_maybe_none_reads(s);
         self.check_list_elements(s);
         self.check_ternary_that_may_be_none(s);
+        self.check_absent_reads_in_parts(s);
         let error = match &self.body.stmts[s] {
             Stmt::For { is_async: false, target, iter, .. } => {
                 self.for_error(*target, *iter).or_else(|| self.range_error(*iter))

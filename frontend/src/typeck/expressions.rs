@@ -433,3 +433,61 @@ impl Solver<'_> {
         }
     }
 }
+
+impl Solver<'_> {
+    /// Refuses the reads in the statement `s` of locals that may be
+    /// `None` there ([`Solver::absent_reads`]) where the lowering reads a
+    /// number (its `expr`, which takes no `None`): the entries of an index
+    /// (`a[y]`, `t[y]`, `a[i, y]`), the arguments of `range` and of a
+    /// cast (`float(y)`), and the elements of a tuple display but one
+    /// returned (whose elements may be `None` in an inferred result). The
+    /// other places are [`Solver::check_maybe_none_reads`]'s.
+    pub(super) fn check_absent_reads_in_parts(&self, s: StmtId) {
+        let body = self.body;
+        if self.reports.borrow().as_ref().is_some_and(|r| r.refused_stmts.get(s).is_some()) {
+            return;
+        }
+        let (roots, returned) = match &body.stmts[s] {
+            // Lowered only as a call.
+            Stmt::Expr(e) if !matches!(body.exprs[*e], Expr::Call { .. }) => return,
+            Stmt::Return(value) => (parts_of(&body.stmts[s]).0, *value),
+            stmt => (parts_of(stmt).0, None),
+        };
+        let mut pending = roots;
+        let mut children = Vec::new();
+        while let Some(e) = pending.pop() {
+            if self.unlowered.get(e).is_some() {
+                continue;
+            }
+            match &body.exprs[e] {
+                &Expr::Subscript { index, .. } => {
+                    let entries = match &body.exprs[index] {
+                        Expr::Tuple(entries) => &entries[..],
+                        _ => std::slice::from_ref(&index),
+                    };
+                    entries.iter().for_each(|&x| self.value_read(x));
+                }
+                Expr::Call { func, args, keywords } if keywords.is_empty() && self.reads_numbers(*func) => {
+                    args.iter().for_each(|&a| self.value_read(a));
+                }
+                Expr::Tuple(elements) if Some(e) != returned => elements.iter().for_each(|&x| self.value_read(x)),
+                _ => {}
+            }
+            body.push_children(e, &mut children);
+            pending.append(&mut children);
+        }
+    }
+
+    /// Whether a call of `func` reads its arguments as numbers: `range`
+    /// (`prange`) and the casts to a number's type (`float`, `Int32`).
+    fn reads_numbers(&self, func: ExprId) -> bool {
+        if self.names_range(func) {
+            return true;
+        }
+        match &self.body.exprs[func] {
+            Expr::Name(Name::Free(n)) => python_scalar(n).is_some(),
+            Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::Type(_))),
+            _ => false,
+        }
+    }
+}

@@ -289,7 +289,7 @@ impl Solver<'_> {
     /// Reports `e`, a local that may be `None` there
     /// ([`Solver::absent_reads`]) read where the lowering takes its value
     /// (a number, an array or a tuple, as it is typed) and never `None`.
-    fn value_read(&self, e: ExprId) {
+    pub(super) fn value_read(&self, e: ExprId) {
         let body = self.body;
         let Expr::Name(Name::Local(id)) = body.exprs[e] else { return };
         if self.was_refused(e) || self.absent_reads.get(e).is_none() {
