@@ -438,10 +438,12 @@ impl Solver<'_> {
     /// Refuses the reads in the statement `s` of locals that may be
     /// `None` there ([`Solver::absent_reads`]) where the lowering reads a
     /// number (its `expr`, which takes no `None`): the entries of an index
-    /// (`a[y]`, `t[y]`, `a[i, y]`), the arguments of `range` and of a
-    /// cast (`float(y)`), and the elements of a tuple display but one
-    /// returned (whose elements may be `None` in an inferred result). The
-    /// other places are [`Solver::check_maybe_none_reads`]'s.
+    /// (`a[y]`, `t[y]`, `a[i, y]`), the arguments of `range`, of a cast
+    /// (`float(y)`) and of the builtins of numbers and tuples (`abs(y)`,
+    /// `len(y)`), the base of an attribute (`y.real`), a value stored
+    /// (`a[0] = y`), and the elements of a tuple display but one returned
+    /// (whose elements may be `None` in an inferred result). The other
+    /// places are [`Solver::check_maybe_none_reads`]'s.
     pub(super) fn check_absent_reads_in_parts(&self, s: StmtId) {
         let body = self.body;
         if self.reports.borrow().as_ref().is_some_and(|r| r.refused_stmts.get(s).is_some()) {
@@ -451,6 +453,11 @@ impl Solver<'_> {
             // Lowered only as a call.
             Stmt::Expr(e) if !matches!(body.exprs[*e], Expr::Call { .. }) => return,
             Stmt::Return(value) => (parts_of(&body.stmts[s]).0, *value),
+            // Stored (not bound to names, which may take `None`).
+            Stmt::Assign { targets, value } if !targets.iter().all(|t| matches!(body.exprs[*t], Expr::Name(_))) => {
+                self.value_read(*value);
+                (parts_of(&body.stmts[s]).0, None)
+            }
             stmt => (parts_of(stmt).0, None),
         };
         let mut pending = roots;
@@ -471,6 +478,7 @@ impl Solver<'_> {
                     args.iter().for_each(|&a| self.value_read(a));
                 }
                 Expr::Tuple(elements) if Some(e) != returned => elements.iter().for_each(|&x| self.value_read(x)),
+                &Expr::Attribute { base, .. } => self.value_read(base),
                 _ => {}
             }
             body.push_children(e, &mut children);
@@ -478,14 +486,17 @@ impl Solver<'_> {
         }
     }
 
-    /// Whether a call of `func` reads its arguments as numbers: `range`
-    /// (`prange`) and the casts to a number's type (`float`, `Int32`).
+    /// Whether a call of `func` reads its arguments as numbers (or
+    /// tuples): `range` (`prange`), the casts to a number's type
+    /// (`float`, `Int32`) and the builtins of numbers and tuples.
     fn reads_numbers(&self, func: ExprId) -> bool {
         if self.names_range(func) {
             return true;
         }
         match &self.body.exprs[func] {
-            Expr::Name(Name::Free(n)) => python_scalar(n).is_some(),
+            Expr::Name(Name::Free(n)) => {
+                python_scalar(n).is_some() || matches!(&**n, "abs" | "min" | "max" | "round" | "divmod" | "sum" | "len")
+            }
             Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::Type(_))),
             _ => false,
         }
