@@ -5131,6 +5131,7 @@ impl Solver<'_> {
                 true => optional_number_error(&nth_argument(&callee.name, i), p.dtype, t.scalar()),
                 false => argument_error(&callee.name, i, p, Some(&t)),
             };
+            let error = error.or_else(|| expressions::argument_conversion_error(p, &t));
             if let Some(message) = error {
                 // An array expression's layout and static extents are the
                 // lowering's to check (a local's are read from here).

@@ -1,4 +1,4 @@
-# error: a constant that the dtype it meets cannot hold is the typecheck's error wherever the lowering converts it: stored in an element or a view, in an update of a number, an element or a whole array, in whole-array arithmetic, and returned
+# error: a constant that the dtype it meets cannot hold is the typecheck's error wherever the lowering converts it: stored in an element or a view, in an update of a number, an element or a whole array, in whole-array arithmetic, returned, and passed to a parameter (a number, one that may be `None`, an element of a tuple)
 from postyp import Int8, Int64, Out, UInt8
 
 
@@ -27,3 +27,21 @@ def returns(i: Int64) -> Int8:
     if i > 0:
         return -129
     return 300
+
+
+def narrow(x: Int8) -> Int8:
+    return x
+
+
+def maybe(x: Int8 | None) -> Int8:
+    if x is None:
+        return 0
+    return x
+
+
+def pair(t: tuple[Int8, Int64]) -> Int8:
+    return t[0]
+
+
+def arguments(i: Int64) -> Int8:
+    return narrow(300) + maybe(-200) + pair((1000, 1))

@@ -29,6 +29,20 @@ pub(crate) fn conversion_error(t: &Ty, dtype: DType) -> Option<String> {
     }
 }
 
+/// Why an argument of type `t` that fits the parameter `p` of a POST
+/// function cannot be converted to it, as the lowering's `materialize`
+/// refuses it: a constant (or a tuple's) that the parameter's dtype (or
+/// its element's) does not hold (`g(300)` of an Int8 parameter).
+pub(super) fn argument_conversion_error(p: &TypeData, t: &Ty) -> Option<String> {
+    match t {
+        Ty::Tuple(elems) if p.is_tuple() => {
+            elems.iter().zip(&p.elements).find_map(|(e, d)| conversion_error(e, d.dtype))
+        }
+        _ if p.is_tuple() || p.is_array => None,
+        _ => conversion_error(t, p.dtype),
+    }
+}
+
 /// Why the lowering's `binop` refuses `l op r`: an array among operands
 /// that are not both numbers, a tuple's arithmetic it does not do, the
 /// operator's rules for numbers, or an operand its dtype cannot hold (the
