@@ -2515,7 +2515,7 @@ impl Solver<'_> {
         // `a[idx]` of a tuple of one integer per axis (a tuple local,
         // `np.ndindex`'s step): an element, as the lowering's `element_of`.
         if let (Expr::Name(_), Some(Ty::Tuple(elems))) = (&self.body.exprs[index], self.ty(index)) {
-            if let Some(refused) = self.index_tuple_refusal(s, index, ty.ndim(), &elems).filter(|_| read) {
+            if let Some(refused) = read.then(|| self.index_tuple_refusal(s, index, ty.ndim(), &elems)).flatten() {
                 return refused;
             }
             let ints = elems.iter().all(|t| t.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int));

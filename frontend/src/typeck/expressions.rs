@@ -19,7 +19,7 @@ use crate::typeck::maybe_none::{cannot_be_none_error, none_arm_error};
 /// Why the value of type `t` cannot be converted to `dtype`, as the
 /// lowering's `materialize` refuses it: a constant out of the dtype's
 /// range or of no number of it, a string to a number or back.
-pub(crate) fn conversion_error(t: &Ty, dtype: DType) -> Option<String> {
+pub(super) fn conversion_error(t: &Ty, dtype: DType) -> Option<String> {
     match t {
         Ty::Lit { lit, .. } => lit.convert(dtype).is_none().then(|| constant_conversion_error(lit, dtype)),
         Ty::Num { s, .. } if s.dtype != dtype && (s.dtype.is_text() || dtype.is_text()) => {
