@@ -398,6 +398,11 @@ impl Solver<'_> {
             _ => return None,
         };
         let rhs = self.ty(value)?;
+        // A tuple added to a number (`x += t`): the lowering's
+        // `tuple_arith` refuses it.
+        if matches!(rhs, Ty::Tuple(_)) {
+            return super::expressions::binop_error(op, &current, &rhs).map(|message| (at, message));
+        }
         current.operand()?;
         rhs.operand()?;
         // The operator's rules, then a constant the operands' dtype does
