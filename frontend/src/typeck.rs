@@ -1768,6 +1768,9 @@ impl Solver<'_> {
         let at = self.body.stmt_ranges[s];
         self.check_gpu_code(s);
         self.check_maybe_none_reads(s);
+        self.check_list_elements(s);
+        self.check_ternary_that_may_be_none(s);
+        self.check_absent_reads_in_parts(s);
         let error = match &self.body.stmts[s] {
             Stmt::For { is_async: false, target, iter, .. } => {
                 self.for_error(*target, *iter).or_else(|| self.range_error(*iter))
@@ -1799,7 +1802,9 @@ impl Solver<'_> {
                 | Global::Intrinsic { .. }
                 | Global::PostImport { .. }
                 | Global::Alias(_)
-                | Global::PostModule(_)) => name_error(n, Some(g)),
+                | Global::PostModule(_)
+                | Global::BoundaryModule(_)
+                | Global::Namespace(_)) => name_error(n, Some(g)),
                 _ => None,
             },
             Name::Free(_) | Name::Local(_) => None,
@@ -1828,8 +1833,8 @@ impl Solver<'_> {
 
     /// Why the operator `op` refuses the elements of `l` and `r` (one an
     /// array of numbers of a known number of axes, the other too or a
-    /// number): its message for numbers of their types, said of their
-    /// elements.
+    /// number): its message for numbers of their types (or for a constant
+    /// their dtype does not hold), said of their elements.
     fn element_arith_error(&self, op: ast::Operator, l: &Ty, r: &Ty) -> Option<String> {
         let element = |t: &Ty| match t {
             Ty::Arr(a) if a.ndim().is_some() && !a.dtype.is_text() => {
@@ -1839,7 +1844,9 @@ impl Solver<'_> {
             _ => None,
         };
         let (el, er) = (element(l)?, element(r)?);
-        let message = arith(op, &el.operand()?, &er.operand()?).err()?;
+        el.operand()?;
+        er.operand()?;
+        let message = expressions::binop_error(op, &el, &er)?;
         Some(crate::lower::expr::whole_array_arithmetic_error(&message))
     }
 
@@ -1927,6 +1934,9 @@ impl Solver<'_> {
                 t
             }
             Expr::IntTooLarge => self.refuse_here(e, "integer literal is too large for 64 bits"),
+            Expr::Ellipsis if expressions::ellipsis_read_as_value(self.body, e) => {
+                self.refuse_here(e, refused_construct_error(self.body.construct_name(e)))
+            }
             Expr::None if self.none_operands.get(e).is_some() && self.unlowered.get(e).is_none() => {
                 self.refuse_here(e, crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER)
             }
@@ -1942,11 +1952,8 @@ impl Solver<'_> {
                 }
                 let (l, r) = (self.ty(*lhs)?, self.ty(*rhs)?);
                 if matches!(l, Ty::Tuple(_)) || matches!(r, Ty::Tuple(_)) {
-                    // An array operand is the lowering's to refuse.
-                    if !matches!(l, Ty::Arr(_)) && !matches!(r, Ty::Arr(_)) {
-                        if let Some(message) = tuple_arith_error(*op, Some(&l), Some(&r)) {
-                            return self.refuse_here(e, message);
-                        }
+                    if let Some(message) = expressions::binop_error(*op, &l, &r) {
+                        return self.refuse_here(e, message);
                     }
                     return tuple_arith(*op, l, r);
                 }
@@ -1961,9 +1968,10 @@ impl Solver<'_> {
                         return t;
                     }
                 }
-                // CPython's and NumPy's operator rules (NEP 50).
-                if let (Some(lo), Some(ro)) = (l.operand(), r.operand()) {
-                    if let Err(message) = arith(*op, &lo, &ro) {
+                // CPython's and NumPy's operator rules (NEP 50), and the
+                // constants the operands' dtype holds.
+                if let (Some(_), Some(_)) = (l.operand(), r.operand()) {
+                    if let Some(message) = expressions::binop_error(*op, &l, &r) {
                         return self.refuse_here(e, message);
                     }
                 }
@@ -1975,6 +1983,9 @@ impl Solver<'_> {
             }
             Expr::UnaryOp { op, operand } => {
                 let v = self.ty(*operand)?;
+                if let Some(refused) = self.unary_of_tuple(e, *op, &v) {
+                    return refused;
+                }
                 if *op != ast::UnaryOp::Not {
                     if let Some(t) = self.elementwise(std::slice::from_ref(&v), |e| unary(*op, e[0].clone())) {
                         return t;
@@ -2141,6 +2152,9 @@ impl Solver<'_> {
             }
             // `thread_idx.x` in a `@kernel`: a Python int, never negative.
             Expr::Attribute { base, attr } if self.is_gpu_register(*base) => {
+                if let Some(refused) = self.gpu_register_read(e, *base, attr) {
+                    return refused;
+                }
                 let kernel = self.env.decl.attrs.contains(FuncAttrs::KERNEL);
                 (kernel && Axis::ALL.iter().any(|x| x.name() == &**attr)).then(extent)
             }
@@ -2159,6 +2173,9 @@ impl Solver<'_> {
             }
             // As the lowering's `attribute` of an array, or of a number.
             Expr::Attribute { base, attr } => {
+                if let Some(refused) = self.namespace_member_read(e, *base, attr) {
+                    return refused;
+                }
                 let base_ty = self.ty(*base)?;
                 // `a.dtype` is read where a dtype is (`dtype=a.dtype`).
                 let read = self.not_values.get(e).is_none() && &**attr != "dtype";
@@ -2274,6 +2291,9 @@ impl Solver<'_> {
             }
         }
         let tys: Vec<Ty> = operands.iter().map(|e| self.ty(*e)).collect::<Option<_>>()?;
+        if let Some(refused) = self.comparison_refusal(e, ops, operands, &tys) {
+            return refused;
+        }
         if let [op] = ops {
             let element = |e: &[Ty]| {
                 let ordered = !matches!(op, C::Is | C::IsNot | C::In | C::NotIn);
@@ -2509,6 +2529,9 @@ impl Solver<'_> {
         // `a[idx]` of a tuple of one integer per axis (a tuple local,
         // `np.ndindex`'s step): an element, as the lowering's `element_of`.
         if let (Expr::Name(_), Some(Ty::Tuple(elems))) = (&self.body.exprs[index], self.ty(index)) {
+            if let Some(refused) = read.then(|| self.index_tuple_refusal(s, index, ty.ndim(), &elems)).flatten() {
+                return refused;
+            }
             let ints = elems.iter().all(|t| t.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int));
             return (ints && Some(elems.len()) == ty.ndim())
                 .then(|| Ty::Num { s: Scalar::strong(ty.dtype), nonneg: false });
@@ -2872,15 +2895,28 @@ impl Solver<'_> {
                     if let Some(message) = summed_error(Some(&self.ty(items)?)) {
                         return self.refuse(e, self.body.expr_ranges[items], message);
                     }
-                    self.sum(tys()?)
+                    let tys = tys()?;
+                    if let Some(refused) = self.sum_refusal(e, &tys) {
+                        return refused;
+                    }
+                    self.sum(tys)
                 }
-                "divmod" => match &tys()?[..] {
-                    [a, b] => Some(Ty::Tuple(vec![
-                        self.arith_type(ast::Operator::FloorDiv, a, b)?,
-                        self.arith_type(ast::Operator::Mod, a, b)?,
-                    ])),
-                    _ => None,
-                },
+                "divmod" => {
+                    if args.len() != 2 {
+                        return self.refuse_here(e, crate::lower::tuples::DIVMOD_FORM);
+                    }
+                    let tys = tys()?;
+                    if let Some(refused) = self.divmod_refusal(e, &tys) {
+                        return refused;
+                    }
+                    match &tys[..] {
+                        [a, b] => Some(Ty::Tuple(vec![
+                            self.arith_type(ast::Operator::FloorDiv, a, b)?,
+                            self.arith_type(ast::Operator::Mod, a, b)?,
+                        ])),
+                        _ => None,
+                    }
+                }
                 n => self.cast_call(e, func, args, python_scalar(n)?, true),
             },
             Name::Global(n) => match self.env.globals.get(self.unaliased(n)?)? {
@@ -3002,6 +3038,9 @@ impl Solver<'_> {
                     });
                     if lengths.collect::<std::collections::HashSet<_>>().len() > 1 {
                         return self.refuse_here(e, tuple_lengths_error(name));
+                    }
+                    if let Some(refused) = self.min_max_of_tuples_refusal(e, name, &values) {
+                        return refused;
                     }
                     return self.min_max_of_tuples(&values, name == "min");
                 }
@@ -4787,6 +4826,9 @@ impl Solver<'_> {
     /// The constant `attr` of the module `base` names, if it is NumPy's
     /// (`np.inf`), `math`'s or `postc.math`'s (`math.pi`).
     fn constant_of_module(&self, base: ExprId, attr: &str) -> Option<f64> {
+        if self.names_postc_math(base) {
+            return math_constant(attr);
+        }
         let Expr::Name(Name::Global(m)) = &self.body.exprs[base] else { return None };
         match self.env.globals.get(&**m)? {
             Global::BoundaryModule(m) if m == "numpy" => numpy_constant(attr),
@@ -5106,6 +5148,7 @@ impl Solver<'_> {
                 true => optional_number_error(&nth_argument(&callee.name, i), p.dtype, t.scalar()),
                 false => argument_error(&callee.name, i, p, Some(&t)),
             };
+            let error = error.or_else(|| expressions::argument_conversion_error(p, &t));
             if let Some(message) = error {
                 // An array expression's layout and static extents are the
                 // lowering's to check (a local's are read from here).
@@ -5437,7 +5480,7 @@ fn refused_comparison(body: &Body, ops: &[ast::CmpOp], operands: &[ExprId]) -> O
             C::Is | C::IsNot if tests_none => return Some("`is None` is tested alone, not in a chain of comparisons"),
             C::Is | C::IsNot => return Some("`is` is not supported: compare values with `==`"),
             C::In | C::NotIn if !alone || matches!(body.exprs[operands[i + 1]], Expr::Call { .. }) => {
-                return Some("`in` tests membership in a tuple, such as `x in (1, 2, 3)`")
+                return Some(crate::lower::tuples::MEMBERSHIP_IN_TUPLE)
             }
             C::Eq | C::NotEq if tests_none && alone => return None,
             C::Eq | C::NotEq if tests_none => return Some("`== None` is tested alone, not in a chain of comparisons"),
@@ -5978,9 +6021,10 @@ pub(crate) fn attribute_error(base: Option<&Ty>, attr: &str) -> Option<(bool, St
 
 /// The errors of `return` in a function `name` whose result is `td`
 /// (annotated, not `T | None`): no value, `None`, a value of another
-/// type (a number that does not widen to the result's dtype, an array of
-/// another dtype or number of axes, an array for a number, a number for
-/// an array, a value with no type (`None`: a call that returns nothing)).
+/// type (a number that does not widen to the result's dtype or a constant
+/// it does not hold, an array of another dtype or number of axes, an
+/// array for a number, a number for an array, a value with no type
+/// (`None`: a call that returns nothing)).
 pub(crate) fn return_without_value(name: &str, td: &TypeData) -> String {
     let td = annotation_text(td);
     format!("`return` without a value in function `{name}` returning {td}")
@@ -5996,7 +6040,9 @@ pub(crate) fn returned_value_error(name: &str, td: &TypeData, v: Option<&Ty>) ->
     match v {
         Some(Ty::Arr(a)) if td.is_array && a.dtype == td.dtype && a.ndim() == td.ndim() => None,
         Some(v) if !td.is_array => match v.scalar() {
-            Some(s) if widens_to(s, td.dtype) => None,
+            // A constant the result's dtype does not hold (`return 300`
+            // of an Int8 result).
+            Some(s) if widens_to(s, td.dtype) => expressions::conversion_error(v, td.dtype),
             Some(s) => Some(format!(
                 "this returns {}, but function `{name}` returns {} (cast explicitly)",
                 s.dtype.name(),
@@ -6893,6 +6939,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 
 pub(crate) mod assignments;
 pub(crate) mod dtype_locals;
+mod expressions;
 pub(crate) mod fall_off;
 pub(crate) mod gpu;
 mod instances;

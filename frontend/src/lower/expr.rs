@@ -4,6 +4,52 @@
 use super::*;
 
 /// Arithmetic of whole arrays whose elements the operator refuses.
+/// A comparison of what is not a number (an array, or a tuple beside
+/// one, inside tuples compared or searched with `in`).
+pub(crate) const ONLY_SCALARS_COMPARED: &str = "only scalars can be compared";
+
+/// A constant `lit` that `dtype` cannot hold, where it is converted to
+/// one (an operand, an argument, an element stored).
+pub(crate) fn constant_conversion_error(lit: &Lit, dtype: DType) -> String {
+    match lit {
+        Lit::Int(i) => format!("{i} is out of range for {}", dtype.name()),
+        _ => format!("this constant cannot be converted to {}", dtype.name()),
+    }
+}
+
+/// A string converted to a number, or a number to a string.
+pub(crate) fn text_conversion_error(from: DType, to: DType) -> String {
+    format!("{} cannot be converted to {}", from.name(), to.name())
+}
+
+/// A member of a namespace (`math.sin`, `postc.prange`) read as a value
+/// rather than called.
+pub(crate) fn not_a_value_error(dotted: &str) -> String {
+    format!("`{dotted}` is not a value")
+}
+
+/// `thread_idx.w` of a GPU register `reg` (`thread_idx`, `block_idx`,
+/// `block_dim`) and an axis it does not have.
+pub(crate) fn gpu_axes_error(reg: &str) -> String {
+    format!("`{reg}` has the axes `x`, `y` and `z`")
+}
+
+/// A GPU register `reg` read outside a `@kernel` function.
+pub(crate) fn gpu_register_outside_kernel_error(reg: &str) -> String {
+    format!("`{reg}` is read in `@kernel` functions only")
+}
+
+/// `-t`, `+t` or `~t` of a tuple.
+pub(crate) fn unary_of_tuple_error(op: ast::UnaryOp) -> String {
+    let sym = match op {
+        ast::UnaryOp::UAdd => "+",
+        ast::UnaryOp::USub => "-",
+        ast::UnaryOp::Invert => "~",
+        ast::UnaryOp::Not => "not",
+    };
+    format!("unary `{sym}` is not defined on a tuple")
+}
+
 pub(crate) const WHOLE_ARRAY_ARITHMETIC: &str = "arithmetic on whole arrays is not supported: loop over the elements";
 
 /// Arithmetic of whole arrays whose elements the operator refuses with
@@ -250,7 +296,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return Some(*v);
                 }
                 if s.dtype.is_text() || dtype.is_text() {
-                    self.err(at, format!("{} cannot be converted to {}", s.dtype.name(), dtype.name()));
+                    self.err(at, text_conversion_error(s.dtype, dtype));
                     return None;
                 }
                 let n = self.fresh("cast");
@@ -433,6 +479,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if matches!(v, Val::Arr { .. }) {
                 return self.err(&at, WHOLE_ARRAY_ARITHMETIC);
             }
+            if matches!(v, Val::Tuple(_)) {
+                return self.err(&at, unary_of_tuple_error(op));
+            }
             return self.err(&at, "this operand has no scalar value");
         };
         // Refused by the typecheck where it types the operand.
@@ -581,7 +630,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         };
         let (Some(ls), Some(rs)) = (l.scalar(), r.scalar()) else {
             if !matches!(l, Val::Err) && !matches!(r, Val::Err) {
-                self.err(&at, "only scalars can be compared");
+                self.err(&at, ONLY_SCALARS_COMPARED);
             }
             return None;
         };
@@ -869,10 +918,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let (at, attr_at) = (self.range(e), hir.attr_ranges[e]);
         if let Some(reg) = self.gpu_register(base) {
             let Some(axis) = postc_ir::builtins::Axis::ALL.iter().find(|x| x.name() == attr) else {
-                return self.err(&attr_at, format!("`{}` has the axes `x`, `y` and `z`", reg.name()));
+                return self.err(&attr_at, gpu_axes_error(reg.name()));
             };
             if !self.decl.attrs.contains(postc_ir::FuncAttrs::KERNEL) {
-                return self.err(&at, format!("`{}` is read in `@kernel` functions only", reg.name()));
+                return self.err(&at, gpu_register_outside_kernel_error(reg.name()));
             }
             self.at(&at);
             let n = self.fresh(reg.name());
@@ -887,7 +936,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     return Val::Lit { lit: Lit::Float(*v), s: Scalar::weak(DType::Float64) };
                 }
             }
-            return self.err(&at, format!("`{}` is not a value", self.hir.dotted(e).unwrap_or_default()));
+            return self.err(&at, not_a_value_error(&self.hir.dotted(e).unwrap_or_default()));
         }
         // `np.iinfo(np.int32).max`, `np.finfo(np.float32).eps`: constants.
         if let hir::Expr::Call { func, .. } = hir.exprs[base] {

@@ -87,6 +87,24 @@ pub(crate) fn tuple_lengths_error(word: &str) -> String {
     format!("`{word}` of tuples of different lengths: the length of its result would be known only at run time")
 }
 
+/// `x in y` of a `y` that is not a tuple.
+pub(crate) const MEMBERSHIP_IN_TUPLE: &str = "`in` tests membership in a tuple, such as `x in (1, 2, 3)`";
+
+/// `divmod` of other than two arguments.
+pub(crate) const DIVMOD_FORM: &str = "`divmod` takes two numbers";
+
+/// `min` or `max` (`word`) of tuples with an element that is no real
+/// number or string (a complex number, an array, a tuple).
+pub(crate) fn tuple_elements_kind_error(word: &str) -> String {
+    format!("`{word}` of tuples takes tuples of real numbers or strings")
+}
+
+/// `min` or `max` (`word`) of tuples whose elements at index `k` have no
+/// common type (`a` and `b`).
+pub(crate) fn tuple_elements_join_error(word: &str, a: DType, b: DType, k: usize) -> String {
+    format!("`{word}` of tuples with {} and {} at index {k}", a.name(), b.name())
+}
+
 /// `sum` of other than a tuple and a start value.
 pub(crate) const SUM_FORM: &str = "`sum` takes a tuple and an optional start value";
 
@@ -416,8 +434,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     if matches!(r, Val::Err) {
                         return Val::Err;
                     }
-                    return self
-                        .err(&self.range(c.operands[1]), "`in` tests membership in a tuple, such as `x in (1, 2, 3)`");
+                    return self.err(&self.range(c.operands[1]), MEMBERSHIP_IN_TUPLE);
                 };
                 let mut any = None;
                 for e in elts {
@@ -551,22 +568,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let mut joined: Option<Scalar> = None;
             for t in &tuples {
                 let Some(s) = t[k].scalar().filter(|s| kind(s.dtype) <= Kind::Float || s.dtype.is_text()) else {
-                    return self.err(&c.at, format!("`{word}` of tuples takes tuples of real numbers or strings"));
+                    return self.err(&c.at, tuple_elements_kind_error(word));
                 };
                 joined = match joined {
                     None => Some(s),
                     Some(q) => match promote(q, s) {
                         Some(r) => Some(r),
-                        None => {
-                            return self.err(
-                                &c.at,
-                                format!(
-                                    "`{word}` of tuples with {} and {} at index {k}",
-                                    q.dtype.name(),
-                                    s.dtype.name()
-                                ),
-                            )
-                        }
+                        None => return self.err(&c.at, tuple_elements_join_error(word, q.dtype, s.dtype, k)),
                     },
                 };
             }
@@ -600,7 +608,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `divmod(a, b)`: the tuple `(a // b, a % b)`.
     pub(super) fn divmod(&mut self, c: &CallExpr) -> Val {
-        let &[a, b] = c.args else { return self.err(&c.at, "`divmod` takes two numbers") };
+        let &[a, b] = c.args else { return self.err(&c.at, DIVMOD_FORM) };
         let a = self.expr(a);
         let b = self.expr(b);
         self.at(&c.at);

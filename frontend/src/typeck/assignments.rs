@@ -144,12 +144,16 @@ pub(crate) const NOT_A_SCALAR_STORED: &str = "only a scalar can be stored in an 
 /// Why a value of type `v` is not stored in an element of an array of
 /// `d` (the lowering's `store`): text in an array of numbers or of
 /// another text type, a number in an array of text, a complex number in
-/// an array of real numbers, an array or a tuple.
+/// an array of real numbers, an array or a tuple; then a constant the
+/// element's dtype cannot hold (`a[0] = 300` of Int8 elements).
 pub(crate) fn store_error(v: &Ty, d: DType) -> Option<String> {
     let Some(s) = v.scalar() else { return Some(NOT_A_SCALAR_STORED.into()) };
     let refused =
         s.dtype.is_text() != d.is_text() || (d.is_text() && s.dtype != d) || (s.dtype.is_complex() && !d.is_complex());
-    refused.then(|| format!("cannot store {} in an array of {}", s.dtype.name(), d.name()))
+    if refused {
+        return Some(format!("cannot store {} in an array of {}", s.dtype.name(), d.name()));
+    }
+    super::expressions::conversion_error(v, d)
 }
 
 /// What a local holds once its types are solved, as the lowering's
@@ -339,8 +343,9 @@ impl Solver<'_> {
 
     /// Why `target op= value` of a number (a scalar local or an element of
     /// an array) is refused, as the lowering's `binop` then `store` refuse
-    /// it: operands the operator does not take (`pytypes::arith`), a
-    /// result an element does not hold (see [`store_error`]). Arrays,
+    /// it: operands the operator does not take (`pytypes::arith`) or a
+    /// constant operand their dtype does not hold, a result an element
+    /// does not hold (see [`store_error`]). Arrays,
     /// tuples and values that may be `None` are the lowering's.
     /// Located at the statement (`at`), or at the element stored.
     fn update_error(
@@ -363,6 +368,17 @@ impl Solver<'_> {
         if let Some(Ty::Arr(written)) = self.ty(target) {
             use crate::lower::elementwise::{in_place_cast_error, in_place_rank_error};
             let rhs = self.ty(value)?;
+            // A constant the operands' dtype does not hold (`a[:] += 300`
+            // of Int8 elements).
+            if !written.dtype.is_text() && matches!(rhs, Ty::Lit { .. }) {
+                let element = Ty::Num { s: Scalar::strong(written.dtype), nonneg: false };
+                if let (Some(_), Some(_)) = (rhs.operand(), element.operand()) {
+                    let arith_ok = arith(op, &element.operand()?, &rhs.operand()?).is_ok();
+                    if let Some(message) = super::expressions::binop_error(op, &element, &rhs).filter(|_| arith_ok) {
+                        return Some((at, message));
+                    }
+                }
+            }
             let element = |e: &[Ty]| self.arith_type(op, &e[0], &e[1]);
             let Some(Some(Ty::Arr(result))) = self.elementwise(&[Ty::Arr(written.clone()), rhs], element) else {
                 return None;
@@ -385,7 +401,16 @@ impl Solver<'_> {
             _ => return None,
         };
         let rhs = self.ty(value)?;
-        if let Err(message) = arith(op, &current.operand()?, &rhs.operand()?) {
+        // A tuple added to a number (`x += t`): the lowering's
+        // `tuple_arith` refuses it.
+        if matches!(rhs, Ty::Tuple(_)) {
+            return super::expressions::binop_error(op, &current, &rhs).map(|message| (at, message));
+        }
+        current.operand()?;
+        rhs.operand()?;
+        // The operator's rules, then a constant the operands' dtype does
+        // not hold (`x += 300` of an Int8 `x`).
+        if let Some(message) = super::expressions::binop_error(op, &current, &rhs) {
             return Some((at, message));
         }
         let d = current.scalar()?.dtype;
@@ -484,6 +509,8 @@ impl Solver<'_> {
             (Ty::Arr(_), Ty::Num { s: n, .. } | Ty::Lit { s: n, .. }) if n.dtype.is_text() => {
                 Some(TEXT_IN_A_VIEW.into())
             }
+            // A constant the elements do not hold (`r[:] = 300` of Int8).
+            (Ty::Arr(d), Ty::Lit { .. }) => super::expressions::conversion_error(&v, d.dtype),
             (Ty::Arr(d), Ty::Arr(src)) => match (d.ndim(), src.ndim()) {
                 (Some(dr), Some(sr)) if sr > dr => Some(view_rank_error(sr, dr)),
                 (Some(_), Some(_)) => copy_dtype_error(src.dtype, d.dtype),

@@ -503,7 +503,8 @@ impl Solver<'_> {
     /// display) `iter` is refused, and where (the lowering's
     /// `for_over_tuple`): a target that is not a name or names, a value
     /// that is not a tuple, elements that do not unpack into the names,
-    /// numbers of different kinds bound to one name.
+    /// numbers of different kinds bound to one name, values of different
+    /// kinds (a number, a tuple, an array) bound to one name.
     fn tuple_loop_error(&self, target: ExprId, iter: ExprId) -> Option<(TextRange, String)> {
         let body = self.body;
         let iter_at = body.expr_ranges[iter];
@@ -542,6 +543,6 @@ impl Solver<'_> {
                 }
             }
         }
-        None
+        super::expressions::tuple_loop_elements_error(list, names, &elems).map(|message| (iter_at, message))
     }
 }

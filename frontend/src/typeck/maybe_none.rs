@@ -289,7 +289,7 @@ impl Solver<'_> {
     /// Reports `e`, a local that may be `None` there
     /// ([`Solver::absent_reads`]) read where the lowering takes its value
     /// (a number, an array or a tuple, as it is typed) and never `None`.
-    fn value_read(&self, e: ExprId) {
+    pub(super) fn value_read(&self, e: ExprId) {
         let body = self.body;
         let Expr::Name(Name::Local(id)) = body.exprs[e] else { return };
         if self.was_refused(e) || self.absent_reads.get(e).is_none() {
@@ -322,7 +322,7 @@ impl Solver<'_> {
 
     /// Whether a call of `func` returns `T | None`, as the lowering finds
     /// it (a function of this module; or `false`).
-    fn returns_maybe_none(&self, func: ExprId) -> bool {
+    pub(super) fn returns_maybe_none(&self, func: ExprId) -> bool {
         match &self.body.exprs[func] {
             Expr::Name(Name::Global(n)) => {
                 matches!(self.env.globals.get(&**n), Some(Global::Func(_)))

@@ -3,9 +3,7 @@
 //! code calls at all ([`method_compiles`]).
 
 use super::*;
-use crate::lower::lists::{
-    list_grown_in_parallel_error, list_method_error, APPEND_TAKES_ONE_VALUE, LIST_HOLDS_NUMBERS,
-};
+use crate::lower::lists::{list_grown_in_parallel_error, list_method_error, APPEND_TAKES_ONE_VALUE};
 
 /// Whether compiled code calls the method `attr` of an array, a number or
 /// an element (`a.sum()`, `a.sort()`, `x.conjugate()`, `a.dot(b)`): the
@@ -43,8 +41,8 @@ impl Solver<'_> {
         if self.maybe_none(*arg) {
             return None;
         }
-        if self.ty(*arg)?.scalar().is_none() {
-            return self.refuse(e, self.body.expr_ranges[*arg], LIST_HOLDS_NUMBERS);
+        if let Some(message) = self.list_element_error(list, &self.ty(*arg)?) {
+            return self.refuse(e, self.body.expr_ranges[*arg], message);
         }
         None
     }
