@@ -58,14 +58,6 @@ pub(crate) fn whole_array_arithmetic_error(message: &str) -> String {
     format!("{message} (the elements of this whole-array expression)")
 }
 
-/// Why the constant `lit` does not convert to `dtype` (see `Lit::convert`).
-pub(crate) fn constant_conversion_error(lit: &Lit, dtype: DType) -> String {
-    match lit {
-        Lit::Int(i) => format!("{i} is out of range for {}", dtype.name()),
-        _ => format!("this constant cannot be converted to {}", dtype.name()),
-    }
-}
-
 impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn expr(&mut self, e: hir::ExprId) -> Val {
         if let Some(call) = self.calls.last_mut() {
