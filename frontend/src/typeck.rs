@@ -3449,6 +3449,23 @@ impl Solver<'_> {
             }
             None => None,
         };
+        // An argument the lowering reads as a number or an array (not the
+        // dtype nor the axis, given by position): not `None`, nor a list
+        // but a shape (`np.zeros([n, 2])`, `a.reshape([n, 2])`).
+        let shape = |k: usize| match f {
+            ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => k == 0,
+            ArrFn::Reshape => k > 0,
+            _ => false,
+        };
+        for (k, &x) in args.iter().enumerate() {
+            if Some(x) == form.dtype_expr || Some(x) == form.axis_expr {
+                continue;
+            }
+            let error = if shape(k) { self.none_number_error(x) } else { self.value_read_error(x) };
+            if error.is_some() {
+                return error;
+            }
+        }
         let not_array = |t: &Ty| !matches!(t, Ty::Arr(_));
         let not_number = |t: &Ty| matches!(t, Ty::Arr(_) | Ty::Tuple(_));
         match f {
@@ -3461,10 +3478,19 @@ impl Solver<'_> {
                 // `a.shape`): every extent typed, an integer or not one.
                 let shape = args[0];
                 let extents: Vec<(Ty, TextRange)> = match &body.exprs[shape] {
-                    Expr::Attribute { attr, .. } if &**attr == "shape" => Vec::new(),
+                    Expr::Attribute { base, attr } if &**attr == "shape" => {
+                        // As the lowering's `shape_arg` reads `x.shape`.
+                        if !maybe_none(*base) && self.ty(*base).is_some_and(|t| !matches!(t, Ty::Arr(_))) {
+                            return Some((at(*base), SHAPE_OF_NOT_AN_ARRAY.into()));
+                        }
+                        Vec::new()
+                    }
                     Expr::Tuple(es) | Expr::List(es) => {
                         let mut extents = Vec::with_capacity(es.len());
                         for x in es {
+                            if let Some(error) = self.value_read_error(*x) {
+                                return Some(error);
+                            }
                             if maybe_none(*x) {
                                 return None;
                             }
@@ -3517,7 +3543,10 @@ impl Solver<'_> {
                         }
                     }
                 };
-                d.is_text().then(|| (at(args[0]), TEXT_ARRAY.into()))
+                if d.is_text() {
+                    return Some((at(args[0]), TEXT_ARRAY.into()));
+                }
+                self.fill_value_error(&fill, args[1], d).map(|message| (call_at, message))
             }
             ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike | ArrFn::FullLike | ArrFn::Copy | ArrFn::Astype => {
                 let src = self.ty(args[0])?;
@@ -3526,10 +3555,15 @@ impl Solver<'_> {
                 };
                 let fill = if f == ArrFn::FullLike { Some(self.ty(args[1])?) } else { None };
                 src.ndim()?;
-                if dtype.unwrap_or(src.dtype).is_text() {
+                let d = dtype.unwrap_or(src.dtype);
+                if d.is_text() {
                     return Some((at(args[0]), TEXT_ARRAY.into()));
                 }
-                fill.filter(|t| not_number(t) && !maybe_none(args[1])).map(|_| (at(args[1]), FILL_NOT_A_NUMBER.into()))
+                let fill = fill?;
+                if not_number(&fill) && !maybe_none(args[1]) {
+                    return Some((at(args[1]), FILL_NOT_A_NUMBER.into()));
+                }
+                self.fill_value_error(&fill, args[1], d).map(|message| (call_at, message))
             }
             ArrFn::Cumsum | ArrFn::Reduce(_) => {
                 // A sum of a whole-array expression is fused with it.
@@ -3583,6 +3617,10 @@ impl Solver<'_> {
                 };
                 let mut errors = Vec::new();
                 for x in written {
+                    if let Some(error) = self.value_read_error(x) {
+                        errors.push(error);
+                        continue;
+                    }
                     if maybe_none(x) || matches!(body.exprs[x], Expr::Starred(_)) {
                         return None;
                     }
@@ -3786,6 +3824,9 @@ impl Solver<'_> {
         shown: &str,
         complex_ok: bool,
     ) -> Result<TypeData, Option<(TextRange, String)>> {
+        if let Some(error) = self.value_read_error(x) {
+            return Err(Some(error));
+        }
         if self.maybe_none(x) {
             return Err(None);
         }
@@ -4097,6 +4138,9 @@ impl Solver<'_> {
     /// GPU code), or typed by [`Solver::product`].
     fn product_of(&self, e: ExprId, p: Product, a: ExprId, b: ExprId) -> Option<Ty> {
         use crate::lower::linalg::{product_in_gpu_error, product_operand_error};
+        if let Some((at, message)) = [a, b].into_iter().find_map(|x| self.value_read_error(x)) {
+            return self.refuse(e, at, message);
+        }
         if self.maybe_none(a) || self.maybe_none(b) {
             return None;
         }
@@ -6863,6 +6907,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
     }
 }
 
+mod arrays;
 pub(crate) mod assignments;
 pub(crate) mod dtype_locals;
 pub(crate) mod fall_off;

@@ -402,6 +402,9 @@ impl Solver<'_> {
                 } else {
                     self.check_view_store(t, base, index, value);
                 }
+                if let Some(value) = value {
+                    self.check_array_store(t, base, index, value);
+                }
             }
         }
     }
@@ -488,6 +491,10 @@ impl Solver<'_> {
             },
             _ => None,
         };
+        let message = message.or_else(|| match &dst {
+            Ty::Arr(d) => self.view_value_error(d, &v),
+            _ => None,
+        });
         if let Some(message) = message {
             self.refuse(s, at, message);
         }
@@ -709,7 +716,7 @@ impl Solver<'_> {
     /// the lowering refuses what it binds then, not this module): `None`,
     /// a parameter or local that may be, a call of a POST function whose
     /// result may be, a conditional expression with such an arm.
-    fn may_be_none(&self, e: ExprId) -> bool {
+    pub(super) fn may_be_none(&self, e: ExprId) -> bool {
         self.may_be_none_in(e, &self.none_locals)
     }
 
