@@ -2043,15 +2043,13 @@ impl Solver<'_> {
                 if creates_array(g) && self.env.decl.attrs.is_device() {
                     return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(np_function_shown(g)));
                 }
-                if !self.env.decl.attrs.is_device() {
-                    if let Some(known) = leading_keywords(g) {
-                        if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
-                            return self.refuse(e, at, message);
-                        }
-                    }
-                    if let Some((at, message)) = self.numpy_function_error(e, *func, g, args, keywords) {
+                if let Some(known) = leading_keywords(g) {
+                    if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
                         return self.refuse(e, at, message);
                     }
+                }
+                if let Some((at, message)) = self.numpy_function_error(e, *func, g, args, keywords) {
+                    return self.refuse(e, at, message);
                 }
                 match (self.numpy_array_function(*func)?, &self.body.exprs[*func]) {
                     (NpFn::ArgSortMethod, Expr::Attribute { base, .. }) if args.is_empty() => {
@@ -3277,20 +3275,14 @@ impl Solver<'_> {
             },
             _ => return None,
         };
-        // A reduction along an axis creates an array too: the
-        // lowering's to refuse.
+        // A reduction along an axis creates an array too: refused below,
+        // once its result is typed.
         if device && !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) {
             return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(&shown));
         }
-        let form = if device {
-            Ok(None)
-        } else {
-            crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e]).map(Some)
-        };
-        match form {
+        match crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e]) {
             Err((at, message)) => return self.refuse(e, at, message),
-            Ok(None) => {}
-            Ok(Some(form)) => {
+            Ok(form) => {
                 // Every extent of a shape that is not an integer is
                 // reported, the call refused once.
                 let mut more = Vec::new();
@@ -3308,10 +3300,14 @@ impl Solver<'_> {
         }
         if let ArrFn::Reduce(r) = f {
             let whole = recv.into_iter().chain(args.iter().copied()).collect::<Vec<_>>();
-            return match (&whole[..], keywords) {
+            let t = match (&whole[..], keywords) {
                 ([array], []) => self.reduction(r, *array),
                 _ => self.reduction_along(r, &whole, keywords),
             };
+            if device && matches!(t, Some(Ty::Arr(_))) {
+                return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(&shown));
+            }
+            return t;
         }
         if matches!(f, ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten | ArrFn::Reshape | ArrFn::Cumsum) {
             let whole = recv.into_iter().chain(args.iter().copied()).collect::<Vec<_>>();
@@ -4078,7 +4074,7 @@ impl Solver<'_> {
             _ => return None,
         };
         let array = args[0];
-        if matches!(self.body.exprs[array], Expr::Starred(_)) || self.env.decl.attrs.is_device() {
+        if matches!(self.body.exprs[array], Expr::Starred(_)) {
             return None;
         }
         if axis.is_none() && !keepdims {
@@ -4463,7 +4459,7 @@ impl Solver<'_> {
         let ddof = matches!(f, NpFn::Var | NpFn::Std | NpFn::Nan(NanRed::Var | NanRed::Std));
         self.keywords_of(keywords, if ddof { &["ddof"] } else { &[] })?;
         let [array] = args else { return None };
-        if matches!(self.body.exprs[*array], Expr::Starred(_)) || self.env.decl.attrs.is_device() {
+        if matches!(self.body.exprs[*array], Expr::Starred(_)) {
             return None;
         }
         let Ty::Arr(ty) = self.ty(*array)? else { return None };
