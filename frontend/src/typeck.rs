@@ -2516,12 +2516,14 @@ impl Solver<'_> {
                     None => false,
                 });
                 let rank = match it.dtype {
-                    DType::Bool if it.ndim() == Some(1) => 1,
-                    d if kind(d) == Kind::Int => it.ndim()?,
-                    _ => return None,
+                    DType::Bool if it.ndim() == Some(1) => Some(1),
+                    d if kind(d) == Kind::Int => it.ndim(),
+                    _ => None,
                 };
-                return ints
-                    .then(|| Ty::Arr(TypeData::array(ty.dtype, Shape::dims(&vec![None; rank]), Layout::COrder)));
+                // Else the lowering reads one element, below.
+                if let (true, Some(rank)) = (ints, rank) {
+                    return Some(Ty::Arr(TypeData::array(ty.dtype, Shape::dims(&vec![None; rank]), Layout::COrder)));
+                }
             }
         }
         // `a[idx]`, `a[mask]`: one array index, as the lowering's `gather`.

@@ -20,24 +20,86 @@ use crate::lower::npfuncs::array_of_dtype;
 use crate::lower::slicing::{NOT_ASSIGNED_TO_A_SLICE, SLICE_COPY_IN_GPU, TUPLE_OF_NO_DTYPE};
 
 impl Solver<'_> {
-    /// Refuses, of the store `s` (`base[index] = value`) into an array
-    /// that no other check refused: `value` that is `None` (read as a
-    /// number wherever an array stores it), and what the lowering's
-    /// `scatter` refuses of the value stored through an array index
-    /// ([`Solver::scattered_value_error`]).
-    pub(super) fn check_array_store(&self, s: ExprId, base: ExprId, index: ExprId, value: ExprId) {
+    /// Refuses, of the store `s` (`base[index] = value`; `aug`: `base[index]
+    /// op= ...`; no value: one not typed here) into an array that no other check
+    /// refused: `value` that is `None` (read as a number wherever an array
+    /// stores it); entries of which one is an array but that the lowering
+    /// does not store through as an array index (`a[0, i, 1:]`, a view:
+    /// [`Solver::view`]; `a[i, j]`, an element: [`Solver::array_entries_error`]);
+    /// and what the lowering's `scatter` refuses of the value stored
+    /// through an array index ([`Solver::scattered_value_error`]).
+    pub(super) fn check_array_store(&self, s: ExprId, base: ExprId, index: ExprId, value: Option<ExprId>, aug: bool) {
         let body = self.body;
         let refused = |e: ExprId| self.reports.borrow().as_ref().is_some_and(|r| r.refused.get(e).is_some());
-        if refused(s) || !matches!(self.ty(base), Some(Ty::Arr(_))) {
+        let Some(Ty::Arr(a)) = self.ty(base) else { return };
+        if refused(s) {
             return;
         }
-        if matches!(body.exprs[value], Expr::None) {
-            self.refuse_here(value, NONE_IS_NOT_A_NUMBER);
+        if let Some(v) = value.filter(|v| matches!(body.exprs[*v], Expr::None)) {
+            self.refuse_here(v, NONE_IS_NOT_A_NUMBER);
             return;
         }
+        if let Expr::Tuple(entries) = &body.exprs[index] {
+            let special = |e: &ExprId| matches!(body.exprs[*e], Expr::Slice { .. } | Expr::None | Expr::Ellipsis);
+            let arrays = entries.iter().any(|e| matches!(self.ty(*e), Some(Ty::Arr(_))));
+            let fewer = matches!(body.exprs[base], Expr::Name(_)) && a.ndim().is_some_and(|n| entries.len() < n);
+            if arrays && (fewer || entries.iter().any(special)) {
+                self.view(s, true, &a, index, entries);
+                return;
+            }
+            // An augmented assignment stores into one element.
+            let mixed = !aug && a.ndim().and_then(|nd| self.mixed_array_entry(entries, nd)).is_some();
+            if arrays && !mixed {
+                if let Some((at, message)) = self.array_entries_error(&a, index, entries) {
+                    self.refuse(s, at, message);
+                }
+                return;
+            }
+        }
+        let Some(value) = value else { return };
         if let Some(message) = self.scattered_value_error(base, index, value) {
             self.refuse(s, body.expr_ranges[s], message);
         }
+    }
+
+    /// The one array index among integers naming every axis of an array
+    /// of `nd` axes (`a[i, idx]`, `a[mask, j]`: an integer array, or a
+    /// Bool one of one axis), as the lowering's `mixed_array_index` finds
+    /// it; `None` when `entries` are not that.
+    fn mixed_array_entry(&self, entries: &[ExprId], nd: usize) -> Option<TypeData> {
+        if entries.len() != nd {
+            return None;
+        }
+        let mut found = None;
+        for &e in entries {
+            match self.ty(e)? {
+                Ty::Arr(t) if kind(t.dtype) == Kind::Int || t.dtype == DType::Bool && t.ndim() == Some(1) => {
+                    if found.replace(t).is_some() {
+                        return None;
+                    }
+                }
+                t if t.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int) => {}
+                _ => return None,
+            }
+        }
+        found
+    }
+
+    /// Why the lowering refuses to store into the element `a[index]` of
+    /// the array `a` (of type `a`) whose `entries` hold an array: a count
+    /// of entries other than the axes ([`index_count_error`]), then the
+    /// first entry that is no integer ([`element_index_error`]).
+    fn array_entries_error(&self, a: &TypeData, index: ExprId, entries: &[ExprId]) -> Option<(TextRange, String)> {
+        let body = self.body;
+        if let Some(message) = index_count_error(a.ndim()?, entries.len()) {
+            return Some((body.expr_ranges[index], message));
+        }
+        for &e in entries {
+            if let Some(message) = element_index_error(Some(&self.ty(e)?)) {
+                return Some((body.expr_ranges[e], message));
+            }
+        }
+        None
     }
 
     /// Why the lowering's `scatter` refuses `value` stored through the
@@ -53,24 +115,7 @@ impl Solver<'_> {
         // The axes of the array indexed (the 1-D view the integers pick
         // of a mixed index) and the array index.
         let (an, it) = match &body.exprs[index] {
-            Expr::Tuple(entries) => {
-                if entries.len() != nd {
-                    return None;
-                }
-                let mut found = None;
-                for &e in entries.iter() {
-                    match self.ty(e)? {
-                        Ty::Arr(t) if kind(t.dtype) == Kind::Int || t.dtype == DType::Bool && t.ndim() == Some(1) => {
-                            if found.replace(t).is_some() {
-                                return None;
-                            }
-                        }
-                        t if t.scalar().is_some_and(|s| kind(s.dtype) == Kind::Int) => {}
-                        _ => return None,
-                    }
-                }
-                (1, found?)
-            }
+            Expr::Tuple(entries) => (1, self.mixed_array_entry(entries, nd)?),
             Expr::Slice { .. } | Expr::None | Expr::Ellipsis => return None,
             _ => match self.ty(index)? {
                 Ty::Arr(t) => (nd, t),

@@ -241,7 +241,8 @@ impl Solver<'_> {
                 Stmt::AugAssign { target, .. } => vec![*target],
                 _ => return,
             };
-            return self.check_element_stores(&targets, &vec![None; targets.len()]);
+            let aug = matches!(body.stmts[s], Stmt::AugAssign { .. });
+            return self.check_element_stores(&targets, &vec![None; targets.len()], aug);
         }
         let at = body.stmt_ranges[s];
         let (targets, whole): (Vec<ExprId>, ExprId) = match &body.stmts[s] {
@@ -292,7 +293,7 @@ impl Solver<'_> {
             (Stmt::Assign { .. }, _) if !unpacked => vec![Some(whole); targets.len()],
             _ => vec![None; targets.len()],
         };
-        self.check_element_stores(&targets, &values);
+        self.check_element_stores(&targets, &values, matches!(body.stmts[s], Stmt::AugAssign { .. }));
         // The bindings of the statement, one per name target in order (see
         // `Solver::collect`); none where a name is bound to a range, a
         // dtype or a list, which bind no value.
@@ -391,8 +392,9 @@ impl Solver<'_> {
     }
 
     /// Refuses each of `targets` that stores into an element (see
-    /// [`Solver::element_store_error`]) its value (of `values`) refused.
-    fn check_element_stores(&self, targets: &[ExprId], values: &[Option<ExprId>]) {
+    /// [`Solver::element_store_error`]) its value (of `values`) refused
+    /// (`aug`: the target of an augmented assignment).
+    fn check_element_stores(&self, targets: &[ExprId], values: &[Option<ExprId>], aug: bool) {
         for (&t, &value) in targets.iter().zip(values) {
             if let Expr::Subscript { base, index } = self.body.exprs[t] {
                 if let Some((at, message)) = self.array_index_store_error(t, base, index) {
@@ -402,9 +404,7 @@ impl Solver<'_> {
                 } else {
                     self.check_view_store(t, base, index, value);
                 }
-                if let Some(value) = value {
-                    self.check_array_store(t, base, index, value);
-                }
+                self.check_array_store(t, base, index, value, aug);
             }
         }
     }
