@@ -233,11 +233,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Some(self.b.const_(ty, c.as_literal(), &n))
                 }
                 None => {
-                    let shown = match lit {
-                        Lit::Int(i) => format!("{i} is out of range for {}", dtype.name()),
-                        _ => format!("this constant cannot be converted to {}", dtype.name()),
-                    };
-                    self.err(at, shown);
+                    self.err(at, constant_conversion_error(lit, dtype));
                     None
                 }
             },
@@ -1250,6 +1246,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     // ---- calls ------------------------------------------------------------
+}
+
+/// The constant `lit` where a value of `dtype` is needed, which it does
+/// not convert to (an integer out of its range, a float for an integer).
+pub(crate) fn constant_conversion_error(lit: &Lit, dtype: DType) -> String {
+    match lit {
+        Lit::Int(i) => format!("{i} is out of range for {}", dtype.name()),
+        _ => format!("this constant cannot be converted to {}", dtype.name()),
+    }
 }
 
 /// Whether an array of type `arg` may be passed for a parameter of type

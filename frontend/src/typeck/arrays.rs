@@ -14,10 +14,20 @@
 
 use super::*;
 use crate::lower::arrays::fill_dtype_error;
+use crate::lower::expr::constant_conversion_error;
 use crate::lower::gather::{scattered_axes_error, stored_dtype_error, SCATTERED_NOT_A_NUMBER};
 use crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER;
 use crate::lower::npfuncs::array_of_dtype;
 use crate::lower::slicing::{NOT_ASSIGNED_TO_A_SLICE, SLICE_COPY_IN_GPU, TUPLE_OF_NO_DTYPE};
+
+/// A constant of type `t` stored as a `d`, which it does not convert to
+/// (the lowering's `materialize`).
+fn constant_error(t: &Ty, d: DType) -> Option<String> {
+    match t {
+        Ty::Lit { lit, .. } if lit.convert(d).is_none() => Some(constant_conversion_error(lit, d)),
+        _ => None,
+    }
+}
 
 impl Solver<'_> {
     /// Refuses, of the store `s` (`base[index] = value`; `aug`: `base[index]
@@ -57,7 +67,9 @@ impl Solver<'_> {
             }
         }
         let Some(value) = value else { return };
-        if let Some(message) = self.scattered_value_error(base, index, value) {
+        let message = self.scattered_value_error(base, index, value);
+        // Every store converts a number as `materialize` does.
+        if let Some(message) = message.or_else(|| constant_error(&self.ty(value)?, a.dtype)) {
             self.refuse(s, body.expr_ranges[s], message);
         }
     }
@@ -172,7 +184,7 @@ impl Solver<'_> {
         if self.maybe_none(e) {
             return None;
         }
-        fill_dtype_error(fill.scalar()?.dtype, d)
+        fill_dtype_error(fill.scalar()?.dtype, d).or_else(|| constant_error(fill, d))
     }
 
     /// `e` when it is `None`, which the lowering reads as a number (an
