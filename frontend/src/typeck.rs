@@ -2068,15 +2068,13 @@ impl Solver<'_> {
                 if creates_array(g) && self.env.decl.attrs.is_device() {
                     return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(np_function_shown(g)));
                 }
-                if !self.env.decl.attrs.is_device() {
-                    if let Some(known) = leading_keywords(g) {
-                        if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
-                            return self.refuse(e, at, message);
-                        }
-                    }
-                    if let Some((at, message)) = self.numpy_function_error(e, *func, g, args, keywords) {
+                if let Some(known) = leading_keywords(g) {
+                    if let Some((at, message)) = keyword_error(keywords, known, np_function_shown(g)) {
                         return self.refuse(e, at, message);
                     }
+                }
+                if let Some((at, message)) = self.numpy_function_error(e, *func, g, args, keywords) {
+                    return self.refuse(e, at, message);
                 }
                 match (self.numpy_array_function(*func)?, &self.body.exprs[*func]) {
                     (NpFn::ArgSortMethod, Expr::Attribute { base, .. }) if args.is_empty() => {
@@ -2555,12 +2553,14 @@ impl Solver<'_> {
                     None => false,
                 });
                 let rank = match it.dtype {
-                    DType::Bool if it.ndim() == Some(1) => 1,
-                    d if kind(d) == Kind::Int => it.ndim()?,
-                    _ => return None,
+                    DType::Bool if it.ndim() == Some(1) => Some(1),
+                    d if kind(d) == Kind::Int => it.ndim(),
+                    _ => None,
                 };
-                return ints
-                    .then(|| Ty::Arr(TypeData::array(ty.dtype, Shape::dims(&vec![None; rank]), Layout::COrder)));
+                // Else the lowering reads one element, below.
+                if let (true, Some(rank)) = (ints, rank) {
+                    return Some(Ty::Arr(TypeData::array(ty.dtype, Shape::dims(&vec![None; rank]), Layout::COrder)));
+                }
             }
         }
         // `a[idx]`, `a[mask]`: one array index, as the lowering's `gather`.
@@ -3333,20 +3333,14 @@ impl Solver<'_> {
             },
             _ => return None,
         };
-        // A reduction along an axis creates an array too: the
-        // lowering's to refuse.
+        // A reduction along an axis creates an array too: refused below,
+        // once its result is typed.
         if device && !matches!(f, ArrFn::Reduce(_) | ArrFn::Transpose) {
             return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(&shown));
         }
-        let form = if device {
-            Ok(None)
-        } else {
-            crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e]).map(Some)
-        };
-        match form {
+        match crate::lower::arrays::array_call_form(body, f, &shown, recv, args, keywords, body.expr_ranges[e]) {
             Err((at, message)) => return self.refuse(e, at, message),
-            Ok(None) => {}
-            Ok(Some(form)) => {
+            Ok(form) => {
                 // Every extent of a shape that is not an integer is
                 // reported, the call refused once.
                 let mut more = Vec::new();
@@ -3364,10 +3358,14 @@ impl Solver<'_> {
         }
         if let ArrFn::Reduce(r) = f {
             let whole = recv.into_iter().chain(args.iter().copied()).collect::<Vec<_>>();
-            return match (&whole[..], keywords) {
+            let t = match (&whole[..], keywords) {
                 ([array], []) => self.reduction(r, *array),
                 _ => self.reduction_along(r, &whole, keywords),
             };
+            if device && matches!(t, Some(Ty::Arr(_))) {
+                return self.refuse_here(e, crate::lower::arrays::gpu_creation_error(&shown));
+            }
+            return t;
         }
         if matches!(f, ArrFn::Transpose | ArrFn::Ravel | ArrFn::Flatten | ArrFn::Reshape | ArrFn::Cumsum) {
             let whole = recv.into_iter().chain(args.iter().copied()).collect::<Vec<_>>();
@@ -3505,6 +3503,23 @@ impl Solver<'_> {
             }
             None => None,
         };
+        // An argument the lowering reads as a number or an array (not the
+        // dtype nor the axis, given by position): not `None`, nor a list
+        // but a shape (`np.zeros([n, 2])`, `a.reshape([n, 2])`).
+        let shape = |k: usize| match f {
+            ArrFn::Empty | ArrFn::Zeros | ArrFn::Ones | ArrFn::Full => k == 0,
+            ArrFn::Reshape => k > 0,
+            _ => false,
+        };
+        for (k, &x) in args.iter().enumerate() {
+            if Some(x) == form.dtype_expr || Some(x) == form.axis_expr {
+                continue;
+            }
+            let error = if shape(k) { self.none_number_error(x) } else { self.value_read_error(x) };
+            if error.is_some() {
+                return error;
+            }
+        }
         let not_array = |t: &Ty| !matches!(t, Ty::Arr(_));
         let not_number = |t: &Ty| matches!(t, Ty::Arr(_) | Ty::Tuple(_));
         match f {
@@ -3517,10 +3532,19 @@ impl Solver<'_> {
                 // `a.shape`): every extent typed, an integer or not one.
                 let shape = args[0];
                 let extents: Vec<(Ty, TextRange)> = match &body.exprs[shape] {
-                    Expr::Attribute { attr, .. } if &**attr == "shape" => Vec::new(),
+                    Expr::Attribute { base, attr } if &**attr == "shape" => {
+                        // As the lowering's `shape_arg` reads `x.shape`.
+                        if !maybe_none(*base) && self.ty(*base).is_some_and(|t| !matches!(t, Ty::Arr(_))) {
+                            return Some((at(*base), SHAPE_OF_NOT_AN_ARRAY.into()));
+                        }
+                        Vec::new()
+                    }
                     Expr::Tuple(es) | Expr::List(es) => {
                         let mut extents = Vec::with_capacity(es.len());
                         for x in es {
+                            if let Some(error) = self.value_read_error(*x) {
+                                return Some(error);
+                            }
                             if maybe_none(*x) {
                                 return None;
                             }
@@ -3573,7 +3597,10 @@ impl Solver<'_> {
                         }
                     }
                 };
-                d.is_text().then(|| (at(args[0]), TEXT_ARRAY.into()))
+                if d.is_text() {
+                    return Some((at(args[0]), TEXT_ARRAY.into()));
+                }
+                self.fill_value_error(&fill, args[1], d).map(|message| (call_at, message))
             }
             ArrFn::EmptyLike | ArrFn::ZerosLike | ArrFn::OnesLike | ArrFn::FullLike | ArrFn::Copy | ArrFn::Astype => {
                 let src = self.ty(args[0])?;
@@ -3582,10 +3609,15 @@ impl Solver<'_> {
                 };
                 let fill = if f == ArrFn::FullLike { Some(self.ty(args[1])?) } else { None };
                 src.ndim()?;
-                if dtype.unwrap_or(src.dtype).is_text() {
+                let d = dtype.unwrap_or(src.dtype);
+                if d.is_text() {
                     return Some((at(args[0]), TEXT_ARRAY.into()));
                 }
-                fill.filter(|t| not_number(t) && !maybe_none(args[1])).map(|_| (at(args[1]), FILL_NOT_A_NUMBER.into()))
+                let fill = fill?;
+                if not_number(&fill) && !maybe_none(args[1]) {
+                    return Some((at(args[1]), FILL_NOT_A_NUMBER.into()));
+                }
+                self.fill_value_error(&fill, args[1], d).map(|message| (call_at, message))
             }
             ArrFn::Cumsum | ArrFn::Reduce(_) => {
                 // A sum of a whole-array expression is fused with it.
@@ -3639,6 +3671,10 @@ impl Solver<'_> {
                 };
                 let mut errors = Vec::new();
                 for x in written {
+                    if let Some(error) = self.value_read_error(x) {
+                        errors.push(error);
+                        continue;
+                    }
                     if maybe_none(x) || matches!(body.exprs[x], Expr::Starred(_)) {
                         return None;
                     }
@@ -3842,6 +3878,9 @@ impl Solver<'_> {
         shown: &str,
         complex_ok: bool,
     ) -> Result<TypeData, Option<(TextRange, String)>> {
+        if let Some(error) = self.value_read_error(x) {
+            return Err(Some(error));
+        }
         if self.maybe_none(x) {
             return Err(None);
         }
@@ -4093,7 +4132,7 @@ impl Solver<'_> {
             _ => return None,
         };
         let array = args[0];
-        if matches!(self.body.exprs[array], Expr::Starred(_)) || self.env.decl.attrs.is_device() {
+        if matches!(self.body.exprs[array], Expr::Starred(_)) {
             return None;
         }
         if axis.is_none() && !keepdims {
@@ -4153,6 +4192,9 @@ impl Solver<'_> {
     /// GPU code), or typed by [`Solver::product`].
     fn product_of(&self, e: ExprId, p: Product, a: ExprId, b: ExprId) -> Option<Ty> {
         use crate::lower::linalg::{product_in_gpu_error, product_operand_error};
+        if let Some((at, message)) = [a, b].into_iter().find_map(|x| self.value_read_error(x)) {
+            return self.refuse(e, at, message);
+        }
         if self.maybe_none(a) || self.maybe_none(b) {
             return None;
         }
@@ -4475,7 +4517,7 @@ impl Solver<'_> {
         let ddof = matches!(f, NpFn::Var | NpFn::Std | NpFn::Nan(NanRed::Var | NanRed::Std));
         self.keywords_of(keywords, if ddof { &["ddof"] } else { &[] })?;
         let [array] = args else { return None };
-        if matches!(self.body.exprs[*array], Expr::Starred(_)) || self.env.decl.attrs.is_device() {
+        if matches!(self.body.exprs[*array], Expr::Starred(_)) {
             return None;
         }
         let Ty::Arr(ty) = self.ty(*array)? else { return None };
@@ -6937,6 +6979,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
     }
 }
 
+mod arrays;
 pub(crate) mod assignments;
 pub(crate) mod dtype_locals;
 mod expressions;

@@ -21,6 +21,16 @@
 use super::*;
 use postc_ir::{Layout, Shape};
 
+/// An array of `d` filled with a number of dtype `s` (`np.full`,
+/// `np.full_like`, `a[1:] = x`): a complex number into reals, text into
+/// numbers.
+pub(crate) fn fill_dtype_error(s: DType, d: DType) -> Option<String> {
+    if s.is_complex() && !d.is_complex() {
+        return Some(format!("cannot fill an array of {} with a complex number", d.name()));
+    }
+    (s.is_text() && !d.is_text()).then(|| format!("cannot fill an array of {} with {}", d.name(), s.name()))
+}
+
 /// A NumPy function or array method over whole arrays.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum ArrFn {
@@ -1015,8 +1025,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// element of `arr`.
     pub(super) fn fill(&mut self, arr: &(ValueId, TypeData), v: Val, at: &impl Ranged) {
         let d = arr.1.dtype;
-        if v.scalar().is_some_and(|s| s.dtype.is_complex() && !d.is_complex()) {
-            self.err(at, format!("cannot fill an array of {} with a complex number", d.name()));
+        if let Some(message) = v.scalar().and_then(|s| fill_dtype_error(s.dtype, d)) {
+            self.err(at, message);
             return;
         }
         let Some(x) = self.materialize(&v, d, at) else { return };

@@ -31,6 +31,32 @@
 
 use super::*;
 
+/// A value of dtype `s` stored through an array index into an array of
+/// `d`, as `store` converts an element: text into numbers or into
+/// another text type, a number into text, a complex number into reals.
+pub(crate) fn stored_dtype_error(s: DType, d: DType) -> Option<String> {
+    let refused = s.is_text() != d.is_text() || (d.is_text() && s != d) || (s.is_complex() && !d.is_complex());
+    refused.then(|| format!("cannot store {} in an array of {}", s.name(), d.name()))
+}
+
+/// An array of `vd` axes stored through an array index whose result has
+/// `n` axes (`whole_mask`: a mask over every axis, which NumPy takes a
+/// value of one axis at most for).
+pub(crate) fn scattered_axes_error(vd: usize, n: usize, whole_mask: bool) -> Option<String> {
+    if whole_mask && vd > 1 {
+        return Some(format!(
+            "TypeError: NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has {vd} \
+             dimensions"
+        ));
+    }
+    (vd > n).then(|| {
+        format!("ValueError: shape mismatch: value array of {vd} axes could not be broadcast to indexing result of {n} axes")
+    })
+}
+
+/// What is neither a number nor an array stored through an array index.
+pub(crate) const SCATTERED_NOT_A_NUMBER: &str = "only a number or an array can be assigned here";
+
 /// The extents `v` is broadcast over, and where each of its own axes
 /// takes its index from: `None` for a number.
 struct Broadcast {
@@ -342,28 +368,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     self.err(&at, "the number of axes of this array is not known");
                     return None;
                 };
-                if ty.dtype.is_text() != d.is_text()
-                    || (d.is_text() && ty.dtype != d)
-                    || (ty.dtype.is_complex() && !d.is_complex())
-                {
-                    self.err(&at, format!("cannot store {} in an array of {}", ty.dtype.name(), d.name()));
+                if let Some(message) = stored_dtype_error(ty.dtype, d) {
+                    self.err(&at, message);
                     return None;
                 }
-                if whole_mask && vd > 1 {
-                    let msg = format!(
-                        "TypeError: NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, \
-                         input has {vd} dimensions"
-                    );
-                    self.err(&at, msg);
-                    return None;
-                }
-                if vd > target.len() {
-                    let msg = format!(
-                        "ValueError: shape mismatch: value array of {vd} axes could not be broadcast to indexing \
-                         result of {} axes",
-                        target.len()
-                    );
-                    self.err(&at, msg);
+                if let Some(message) = scattered_axes_error(vd, target.len(), whole_mask) {
+                    self.err(&at, message);
                     return None;
                 }
                 let value = self.copy_of(v, &ty, &at);
@@ -403,18 +413,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
             other => {
                 // As `store` converts an element.
                 match other.scalar() {
-                    Some(s)
-                        if s.dtype.is_text() != d.is_text()
-                            || (d.is_text() && s.dtype != d)
-                            || (s.dtype.is_complex() && !d.is_complex()) =>
-                    {
-                        self.err(&at, format!("cannot store {} in an array of {}", s.dtype.name(), d.name()));
-                        return None;
+                    Some(s) => {
+                        if let Some(message) = stored_dtype_error(s.dtype, d) {
+                            self.err(&at, message);
+                            return None;
+                        }
                     }
-                    Some(_) => {}
                     None => {
                         if !matches!(other, Val::Err) {
-                            self.err(&at, "only a number or an array can be assigned here");
+                            self.err(&at, SCATTERED_NOT_A_NUMBER);
                         }
                         return None;
                     }

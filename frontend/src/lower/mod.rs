@@ -48,7 +48,7 @@ pub(crate) use calls::{
 pub(crate) mod diagonals;
 pub(crate) mod elementwise;
 pub(crate) mod expr;
-mod gather;
+pub(crate) mod gather;
 pub(crate) mod grids;
 pub(crate) mod histograms;
 pub(crate) mod linalg;

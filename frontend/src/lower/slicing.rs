@@ -23,6 +23,18 @@
 use super::*;
 use postc_ir::{Layout, Shape};
 
+/// A tuple of numbers of no common dtype assigned to a slice.
+pub(crate) const TUPLE_OF_NO_DTYPE: &str = "the numbers of this tuple have no common dtype";
+
+/// What is not a number, an array or a tuple of numbers assigned to a
+/// slice.
+pub(crate) const NOT_ASSIGNED_TO_A_SLICE: &str =
+    "only a number, an array or a tuple of numbers can be assigned to a slice";
+
+/// An array (or a tuple, made one) assigned to a slice in GPU code.
+pub(crate) const SLICE_COPY_IN_GPU: &str =
+    "assigning an array to a slice copies it, which GPU code cannot: assign the elements";
+
 /// One entry of an index expression, after `...` is expanded, with its
 /// operands lowered (CPython evaluates the whole index before NumPy
 /// checks any of it).
@@ -493,7 +505,7 @@ impl FnLower<'_, '_> {
             Val::Tuple(elts) if !elts.is_empty() && elts.iter().all(|e| e.scalar().is_some()) => {
                 let scalars = elts.iter().filter_map(Val::scalar);
                 let Some(d) = npfuncs::array_of_dtype(None, scalars) else {
-                    self.err(&target, "the numbers of this tuple have no common dtype");
+                    self.err(&target, TUPLE_OF_NO_DTYPE);
                     return;
                 };
                 let n = elts.len();
@@ -503,7 +515,7 @@ impl FnLower<'_, '_> {
                 }
             }
             _ => {
-                self.err(&target, "only a number, an array or a tuple of numbers can be assigned to a slice");
+                self.err(&target, NOT_ASSIGNED_TO_A_SLICE);
             }
         }
     }
@@ -540,7 +552,7 @@ impl FnLower<'_, '_> {
             return;
         }
         if self.decl.attrs.is_device() {
-            self.err(at, "assigning an array to a slice copies it, which GPU code cannot: assign the elements");
+            self.err(at, SLICE_COPY_IN_GPU);
             return;
         }
         let dst_dims = self.dims_of(dst.0, &dst.1);

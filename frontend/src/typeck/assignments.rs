@@ -245,7 +245,8 @@ impl Solver<'_> {
                 Stmt::AugAssign { target, .. } => vec![*target],
                 _ => return,
             };
-            return self.check_element_stores(&targets, &vec![None; targets.len()]);
+            let aug = matches!(body.stmts[s], Stmt::AugAssign { .. });
+            return self.check_element_stores(&targets, &vec![None; targets.len()], aug);
         }
         let at = body.stmt_ranges[s];
         let (targets, whole): (Vec<ExprId>, ExprId) = match &body.stmts[s] {
@@ -296,7 +297,7 @@ impl Solver<'_> {
             (Stmt::Assign { .. }, _) if !unpacked => vec![Some(whole); targets.len()],
             _ => vec![None; targets.len()],
         };
-        self.check_element_stores(&targets, &values);
+        self.check_element_stores(&targets, &values, matches!(body.stmts[s], Stmt::AugAssign { .. }));
         // The bindings of the statement, one per name target in order (see
         // `Solver::collect`); none where a name is bound to a range, a
         // dtype or a list, which bind no value.
@@ -419,8 +420,9 @@ impl Solver<'_> {
     }
 
     /// Refuses each of `targets` that stores into an element (see
-    /// [`Solver::element_store_error`]) its value (of `values`) refused.
-    fn check_element_stores(&self, targets: &[ExprId], values: &[Option<ExprId>]) {
+    /// [`Solver::element_store_error`]) its value (of `values`) refused
+    /// (`aug`: the target of an augmented assignment).
+    fn check_element_stores(&self, targets: &[ExprId], values: &[Option<ExprId>], aug: bool) {
         for (&t, &value) in targets.iter().zip(values) {
             if let Expr::Subscript { base, index } = self.body.exprs[t] {
                 if let Some((at, message)) = self.array_index_store_error(t, base, index) {
@@ -430,6 +432,7 @@ impl Solver<'_> {
                 } else {
                     self.check_view_store(t, base, index, value);
                 }
+                self.check_array_store(t, base, index, value, aug);
             }
         }
     }
@@ -518,6 +521,10 @@ impl Solver<'_> {
             },
             _ => None,
         };
+        let message = message.or_else(|| match &dst {
+            Ty::Arr(d) => self.view_value_error(d, &v),
+            _ => None,
+        });
         if let Some(message) = message {
             self.refuse(s, at, message);
         }
@@ -746,7 +753,7 @@ impl Solver<'_> {
     /// the lowering refuses what it binds then, not this module): `None`,
     /// a parameter or local that may be, a call of a POST function whose
     /// result may be, a conditional expression with such an arm.
-    fn may_be_none(&self, e: ExprId) -> bool {
+    pub(super) fn may_be_none(&self, e: ExprId) -> bool {
         self.may_be_none_in(e, &self.none_locals)
     }
 

@@ -212,6 +212,9 @@ impl Solver<'_> {
         if ty.ndim() != Some(1) {
             return Some((at(array), one_axis_error(shown)));
         }
+        if let Some(error) = self.value_read_error(kth) {
+            return Some(error);
+        }
         if self.maybe_none(kth) {
             return None;
         }
@@ -234,6 +237,9 @@ impl Solver<'_> {
         };
         if a.ndim() != Some(1) {
             return Some((at(array), searched_axes_error(shown)));
+        }
+        if let Some(error) = self.value_read_error(v) {
+            return Some(error);
         }
         if self.maybe_none(v) {
             return None;
@@ -265,6 +271,9 @@ impl Solver<'_> {
                 Expr::List(elts) | Expr::Tuple(elts) => {
                     let mut scalars = Vec::with_capacity(elts.len());
                     for &el in elts.iter() {
+                        if let Some(error) = self.value_read_error(el) {
+                            return Some(error);
+                        }
                         if self.maybe_none(el) {
                             return None;
                         }
@@ -392,6 +401,9 @@ impl Solver<'_> {
             return error;
         }
         let ddof = keywords.first()?.value;
+        if let Some(error) = self.value_read_error(ddof) {
+            return Some(error);
+        }
         if self.maybe_none(ddof) {
             return None;
         }
@@ -429,6 +441,14 @@ impl Solver<'_> {
             None => None,
             Some(r) if self.maybe_none(r) => return None,
             Some(r) => {
+                if let Some(error) = self.value_read_error(r) {
+                    return Some(error);
+                }
+                if let Expr::Tuple(bounds) = &body.exprs[r] {
+                    if let Some(error) = bounds.iter().find_map(|&x| self.value_read_error(x)) {
+                        return Some(error);
+                    }
+                }
                 let bounds = match self.ty(r)? {
                     Ty::Tuple(elements) => histogram_range_of(&elements.iter().map(Ty::scalar).collect::<Vec<_>>()),
                     _ => None,
@@ -440,6 +460,7 @@ impl Solver<'_> {
             }
         };
         let bins = match given[1] {
+            Some(b) if matches!(body.exprs[b], Expr::None | Expr::List(_)) => return self.value_read_error(b),
             Some(b) if self.maybe_none(b) => return None,
             Some(b) => Some((self.ty(b)?, at(b))),
             None => None,
