@@ -1297,15 +1297,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
     // ---- calls ------------------------------------------------------------
 }
 
-/// The constant `lit` where a value of `dtype` is needed, which it does
-/// not convert to (an integer out of its range, a float for an integer).
-pub(crate) fn constant_conversion_error(lit: &Lit, dtype: DType) -> String {
-    match lit {
-        Lit::Int(i) => format!("{i} is out of range for {}", dtype.name()),
-        _ => format!("this constant cannot be converted to {}", dtype.name()),
-    }
-}
-
 /// Whether an array of type `arg` may be passed for a parameter of type
 /// `param`: the same dtype and number of axes, every static extent of the
 /// parameter matched, and the same layout (a callee may rely on both).

@@ -512,8 +512,11 @@ impl Solver<'_> {
             (Ty::Arr(_), Ty::Num { s: n, .. } | Ty::Lit { s: n, .. }) if n.dtype.is_text() => {
                 Some(TEXT_IN_A_VIEW.into())
             }
-            // A constant the elements do not hold (`r[:] = 300` of Int8).
-            (Ty::Arr(d), Ty::Lit { .. }) => super::expressions::conversion_error(&v, d.dtype),
+            // A constant the elements do not hold (`r[:] = 300` of Int8),
+            // a complex one for reals said so.
+            (Ty::Arr(d), Ty::Lit { .. }) => {
+                self.view_value_error(d, &v).or_else(|| super::expressions::conversion_error(&v, d.dtype))
+            }
             (Ty::Arr(d), Ty::Arr(src)) => match (d.ndim(), src.ndim()) {
                 (Some(dr), Some(sr)) if sr > dr => Some(view_rank_error(sr, dr)),
                 (Some(_), Some(_)) => copy_dtype_error(src.dtype, d.dtype),
