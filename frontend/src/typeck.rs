@@ -2089,6 +2089,9 @@ impl Solver<'_> {
                 if let Some((at, message)) = self.target_error(e, *func, args, keywords) {
                     return self.refuse(e, at, message);
                 }
+                if let Some((at, message)) = self.call_error(e, *func, args, keywords) {
+                    return self.refuse(e, at, message);
+                }
                 match self.array_function(*func) {
                     Some((f, recv)) => self.array_call(e, f, recv, args, keywords),
                     None if keywords.is_empty() => self.call(e, *func, args),
@@ -6676,7 +6679,8 @@ pub(crate) fn round_digits_error(v: Option<&Ty>, ndigits: Option<&Ty>) -> Option
     let max = crate::lower::pymath::ROUND_DIGITS_MAX;
     match kind(s.dtype) {
         Kind::Bool if !s.weak => Some((0, "`round` of a NumPy Bool: CPython raises TypeError".into())),
-        Kind::Int | Kind::Float if !s.weak => None,
+        // A NumPy number is rounded as `np.round` rounds it.
+        Kind::Int | Kind::Float if !s.weak => crate::lower::numpy::round_decimals_of_error("round", kind(s.dtype), *n),
         Kind::Bool | Kind::Int if *n >= 0 => None,
         Kind::Bool | Kind::Int => {
             Some((1, "`round` of an int to negative `ndigits` is not supported in compiled code".into()))
@@ -6864,6 +6868,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 }
 
 pub(crate) mod assignments;
+mod calls;
 pub(crate) mod dtype_locals;
 pub(crate) mod fall_off;
 pub(crate) mod gpu;
