@@ -2735,7 +2735,7 @@ impl Solver<'_> {
                 let v = self.ty(*base)?;
                 if !args.is_empty() {
                     tys()?;
-                    return self.refuse_here(e, "`conjugate` takes no arguments");
+                    return self.refuse_here(e, crate::lower::calls::CONJUGATE_FORM);
                 }
                 if !matches!(v, Ty::Arr(_)) {
                     if let Some(message) = conjugate_error(Some(&v)) {

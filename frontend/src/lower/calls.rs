@@ -10,6 +10,9 @@ pub(crate) const RANGE_ONLY_ITERATED: &str = "`range` is only used as the iterab
 /// `prange(...)` where it is not what a `for` loop runs over.
 pub(crate) const PRANGE_ONLY_ITERATED: &str = "`prange` is only used as the iterable of a `for` loop";
 
+/// `x.conjugate(...)` given arguments.
+pub(crate) const CONJUGATE_FORM: &str = "`conjugate` takes no arguments";
+
 /// `shared`, `sync_threads` or `atomic_add` (`name`) called outside a
 /// `@kernel` function.
 pub(crate) fn kernel_only_error(name: &str) -> String {
@@ -496,7 +499,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 // Refused by the typecheck where it types the receiver and
                 // the arguments (and the receiver's errors below).
                 if !args.is_empty() {
-                    return self.err(&c.at, "`conjugate` takes no arguments");
+                    return self.err(&c.at, CONJUGATE_FORM);
                 }
                 // NumPy's method returns a real array itself (its values are
                 // their own conjugates), not a copy; of a complex array the

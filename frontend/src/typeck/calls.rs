@@ -7,8 +7,8 @@
 use super::*;
 use crate::lower::calls::{
     atomic_count_error, atomic_dtype_error, atomic_value_error, kernel_only_error, shared_error, ATOMIC_ADD_ARRAY,
-    ATOMIC_ADD_FORM, ATOMIC_ADD_NUMBER, INDEX_INTEGER, PRANGE_ONLY_ITERATED, RANGE_ONLY_ITERATED, SHARED_EXTENT,
-    SHARED_FORM, SYNC_THREADS_FORM,
+    ATOMIC_ADD_FORM, ATOMIC_ADD_NUMBER, CONJUGATE_FORM, INDEX_INTEGER, PRANGE_ONLY_ITERATED, RANGE_ONLY_ITERATED,
+    SHARED_EXTENT, SHARED_FORM, SYNC_THREADS_FORM,
 };
 
 impl Solver<'_> {
@@ -47,9 +47,64 @@ impl Solver<'_> {
             let message = if prange { PRANGE_ONLY_ITERATED } else { RANGE_ONLY_ITERATED };
             return arguments().or_else(|| Some((body.expr_ranges[e], message.to_owned())));
         }
-        let Expr::Name(Name::Global(n)) = &body.exprs[func] else { return None };
-        let Some(Global::GpuBuiltin(g)) = self.env.globals.get(self.unaliased(n)?) else { return None };
-        arguments().or_else(|| self.gpu_builtin_error(e, func, *g, args))
+        // NumPy's functions of scalars and its dtypes' casts, and
+        // `postc.empty`, take no keywords either (NumPy's functions of
+        // arrays and those creating arrays are typed with theirs).
+        let numpy_scalar = self.numpy_attr(func).is_some_and(|name| {
+            (numpy_func(name).is_some() || numpy_dtype(name).is_some())
+                && array_func(name).is_none()
+                && numpy_function(name).is_none()
+        });
+        if numpy_scalar || self.names_postc_empty(func) {
+            return arguments();
+        }
+        match &body.exprs[func] {
+            Expr::Name(Name::Global(n)) => {
+                let Some(Global::GpuBuiltin(g)) = self.env.globals.get(self.unaliased(n)?) else { return None };
+                arguments().or_else(|| self.gpu_builtin_error(e, func, *g, args))
+            }
+            // The method of numbers (NumPy's `np.conj` is a ufunc).
+            Expr::Attribute { base, attr } if matches!(&**attr, "conjugate" | "conj") => {
+                if self.names_module(*base, "numpy") {
+                    return None;
+                }
+                arguments().or_else(|| (!args.is_empty()).then(|| (body.expr_ranges[e], CONJUGATE_FORM.to_owned())))
+            }
+            Expr::Attribute { base, attr } => {
+                // A function of a NumPy module that compiled code does not
+                // know (`np.random.rand`); NumPy's own are typed where
+                // their calls are.
+                let mut root = *base;
+                while let Expr::Attribute { base, .. } = body.exprs[root] {
+                    root = base;
+                }
+                let numpy_module = root != *base && self.names_module(root, "numpy");
+                (numpy_module && array_method(attr).is_none() && !self.receiver_of_refused_call(e)).then(|| {
+                    let shown = body.dotted(func).unwrap_or_else(|| format!(".{attr}"));
+                    (body.expr_ranges[func], TargetError::NotCallable(&shown).message())
+                })
+            }
+            // `(x + 1)(2)`: a value, no function (of no type, its own
+            // error is reported, or it is the lowering's).
+            Expr::Name(_) | Expr::Call { .. } => None,
+            _ => {
+                self.ty(func)?;
+                let shown = body.construct_name(func);
+                Some((body.expr_ranges[func], TargetError::NotCallable(shown).message()))
+            }
+        }
+    }
+
+    /// Whether `e` is the receiver of a method call refused whatever it is
+    /// (`np.random.default_rng(1).random(n)`): the lowering reports that
+    /// call, and lowers no receiver.
+    fn receiver_of_refused_call(&self, e: ExprId) -> bool {
+        let body = self.body;
+        body.exprs.iter().any(|(call, x)| {
+            let Expr::Call { func, args, keywords } = x else { return false };
+            matches!(body.exprs[*func], Expr::Attribute { base, .. } if base == e)
+                && self.target_error(call, *func, args, keywords).is_some()
+        })
     }
 
     /// Whether the lowering takes the `range` or `prange` call `e` for what
