@@ -55,7 +55,12 @@ impl Solver<'_> {
                 && array_func(name).is_none()
                 && numpy_function(name).is_none()
         });
-        if numpy_scalar || self.names_postc_empty(func) {
+        // Nor do the casts to a dtype (`postyp.Float64(x)`, `type(z)(x)`
+        // of a scalar parameter, `T(x)` of a local bound to a dtype).
+        let cast = self.cast_dtype(func).is_some()
+            || self.dtype_local(func).is_some()
+            || parameter_type(body, self.env.decl, self.env.types, func).is_some();
+        if numpy_scalar || cast || self.names_postc_empty(func) {
             return arguments();
         }
         match &body.exprs[func] {
@@ -105,6 +110,25 @@ impl Solver<'_> {
             matches!(body.exprs[*func], Expr::Attribute { base, .. } if base == e)
                 && self.target_error(call, *func, args, keywords).is_some()
         })
+    }
+
+    /// Whether more of the arguments `args` of a `print` than it prints at
+    /// once are certainly values that may be `None`: calls of functions
+    /// whose result may be (a parameter or local that may be is not
+    /// counted, a test may narrow it).
+    pub(super) fn prints_too_many_maybe_none(&self, args: &[ExprId]) -> bool {
+        let body = self.body;
+        let maybe = |a: &&ExprId| match &body.exprs[**a] {
+            Expr::Call { func, .. } => match &body.exprs[*func] {
+                Expr::Name(Name::Global(n)) => {
+                    matches!(self.env.globals.get(&**n), Some(Global::Func(_)))
+                        && self.callee(n).is_some_and(|c| c.ret_maybe_none)
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        args.iter().filter(maybe).count() > crate::lower::printing::MAYBE_NONE_ARGUMENTS
     }
 
     /// Whether the lowering takes the `range` or `prange` call `e` for what
