@@ -63,6 +63,9 @@ impl Solver<'_> {
         if numpy_scalar || cast || self.names_postc_empty(func) {
             return arguments();
         }
+        if let Some(shown) = self.cpython_function(e, func, args) {
+            return arguments().or_else(|| Some((body.expr_ranges[func], TargetError::CPython(&shown).message())));
+        }
         match &body.exprs[func] {
             Expr::Name(Name::Global(n)) => {
                 let Some(Global::GpuBuiltin(g)) = self.env.globals.get(self.unaliased(n)?) else { return None };
@@ -98,6 +101,43 @@ impl Solver<'_> {
                 Some((body.expr_ranges[func], TargetError::NotCallable(shown).message()))
             }
         }
+    }
+
+    /// The CPython function (as `module.name`) that the call `e` of `func`
+    /// calls where the lowering meets it as a call: Numba's functions but
+    /// `prange`; NumPy's `where` and `clip` of numbers (of arrays they are
+    /// whole-array expressions, `np.where(c)` the indices), `iinfo` and
+    /// `finfo` but where an attribute is read of them, `ndindex` but where
+    /// a loop runs over it.
+    fn cpython_function(&self, e: ExprId, func: ExprId, args: &[ExprId]) -> Option<String> {
+        let body = self.body;
+        let (module, name) = match &body.exprs[func] {
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(&**n)? {
+                Global::Boundary { module, name } => (module.as_str(), &**name),
+                _ => return None,
+            },
+            Expr::Attribute { base, attr } => match &body.exprs[*base] {
+                Expr::Name(Name::Global(m)) => match self.env.globals.get(&**m)? {
+                    Global::BoundaryModule(m) => (m.as_str(), &**attr),
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let refused = match (module, name) {
+            ("numba", name) => name != "prange",
+            ("numpy", "where" | "clip") => {
+                let numbers = args.iter().all(|a| matches!(self.ty(*a), Some(t) if !matches!(t, Ty::Arr(_))));
+                (name == "clip" || args.len() != 1) && numbers
+            }
+            ("numpy", "iinfo" | "finfo") => {
+                !body.exprs.iter().any(|(_, x)| matches!(x, Expr::Attribute { base, .. } if *base == e))
+            }
+            ("numpy", "ndindex") => true,
+            _ => false,
+        };
+        refused.then(|| format!("{module}.{name}"))
     }
 
     /// Whether `e` is the receiver of a method call refused whatever it is

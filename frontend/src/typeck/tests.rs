@@ -590,7 +590,8 @@ def f(x: Float64[:], y: Int32[:], m: Float64[:, :], t: Float64) -> Float64:
     );
     // Whatever makes the array (a call of `np.array`, `np.roll`, a
     // product), the node is whole-array; `np.where` and `np.clip` too;
-    // NumPy's scalar functions of numbers give NumPy scalars.
+    // NumPy's scalar functions of numbers give NumPy scalars. `np.where`
+    // of numbers is refused (CPython's function, to compiled code).
     assert_eq!(
         solved(&src),
         [
@@ -603,7 +604,6 @@ def f(x: Float64[:], y: Int32[:], m: Float64[:, :], t: Float64) -> Float64:
             "h: Int64",
             "k: Bool+",
             "n: Int32[:]",
-            "p: Float64",
         ]
     );
 }
