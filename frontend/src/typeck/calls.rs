@@ -86,7 +86,10 @@ impl Solver<'_> {
                 while let Expr::Attribute { base, .. } = body.exprs[root] {
                     root = base;
                 }
-                let numpy_module = root != *base && self.names_module(root, "numpy");
+                // `random.rand(3)` of `from numpy import random`: no module.
+                let imported = matches!(&body.exprs[*base], Expr::Name(Name::Global(n))
+                    if matches!(self.env.globals.get(&**n), Some(Global::Boundary { .. })));
+                let numpy_module = (root != *base && self.names_module(root, "numpy")) || imported;
                 (numpy_module && array_method(attr).is_none() && !self.receiver_of_refused_call(e)).then(|| {
                     let shown = body.dotted(func).unwrap_or_else(|| format!(".{attr}"));
                     (body.expr_ranges[func], TargetError::NotCallable(&shown).message())
@@ -105,7 +108,7 @@ impl Solver<'_> {
 
     /// The CPython function (as `module.name`) that the call `e` of `func`
     /// calls where the lowering meets it as a call: Numba's functions but
-    /// `prange`; NumPy's `where` and `clip` of numbers (of arrays they are
+    /// `prange`; those of NumPy's modules (`numpy.random`); NumPy's `where` and `clip` of numbers (of arrays they are
     /// whole-array expressions, `np.where(c)` the indices), `iinfo` and
     /// `finfo` but where an attribute is read of them, `ndindex` but where
     /// a loop runs over it.
@@ -127,6 +130,9 @@ impl Solver<'_> {
         };
         let refused = match (module, name) {
             ("numba", name) => name != "prange",
+            // A function of a NumPy module (`numpy.random.rand`) that is
+            // not NumPy's function of arrays (typed where it is called).
+            (module, _) if module.starts_with("numpy.") => true,
             ("numpy", "where" | "clip") => {
                 let numbers = args.iter().all(|a| matches!(self.ty(*a), Some(t) if !matches!(t, Ty::Arr(_))));
                 (name == "clip" || args.len() != 1) && numbers
