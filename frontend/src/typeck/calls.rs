@@ -67,10 +67,18 @@ impl Solver<'_> {
             return arguments().or_else(|| Some((body.expr_ranges[func], TargetError::CPython(&shown).message())));
         }
         match &body.exprs[func] {
-            Expr::Name(Name::Global(n)) => {
-                let Some(Global::GpuBuiltin(g)) = self.env.globals.get(self.unaliased(n)?) else { return None };
-                arguments().or_else(|| self.gpu_builtin_error(e, func, *g, args))
-            }
+            Expr::Name(Name::Global(n)) => match self.env.globals.get(self.unaliased(n)?)? {
+                Global::GpuBuiltin(g) => arguments().or_else(|| self.gpu_builtin_error(e, func, *g, args)),
+                // A module, a namespace, a decorator, `Out`, a launch
+                // coordinate: no function.
+                Global::BoundaryModule(_)
+                | Global::PostModule(_)
+                | Global::Namespace(_)
+                | Global::Out
+                | Global::Decorator(_)
+                | Global::GpuRegister(_) => Some((body.expr_ranges[func], TargetError::NotCallable(n).message())),
+                _ => None,
+            },
             // The method of numbers (NumPy's `np.conj` is a ufunc).
             Expr::Attribute { base, attr } if matches!(&**attr, "conjugate" | "conj") => {
                 if self.names_module(*base, "numpy") {
@@ -86,9 +94,14 @@ impl Solver<'_> {
                 while let Expr::Attribute { base, .. } = body.exprs[root] {
                     root = base;
                 }
-                // `random.rand(3)` of `from numpy import random`: no module.
+                // `random.rand(3)` of `from numpy import random`: no module;
+                // `g.foo(x)` of a function, a dtype or another name that
+                // holds no value and is no module.
                 let imported = matches!(&body.exprs[*base], Expr::Name(Name::Global(n))
-                    if matches!(self.env.globals.get(&**n), Some(Global::Boundary { .. })));
+                    if matches!(self.env.globals.get(&**n), Some(Global::Boundary { .. } | Global::Func(_)
+                        | Global::Generic(_) | Global::Type(_) | Global::PostImport { .. } | Global::Intrinsic { .. }
+                        | Global::GpuBuiltin(_) | Global::Empty | Global::Prange | Global::Out
+                        | Global::Decorator(_))));
                 let numpy_module = (root != *base && self.names_module(root, "numpy")) || imported;
                 (numpy_module && array_method(attr).is_none() && !self.receiver_of_refused_call(e)).then(|| {
                     let shown = body.dotted(func).unwrap_or_else(|| format!(".{attr}"));
@@ -97,7 +110,15 @@ impl Solver<'_> {
             }
             // `(x + 1)(2)`: a value, no function (of no type, its own
             // error is reported, or it is the lowering's).
-            Expr::Name(_) | Expr::Call { .. } => None,
+            Expr::Name(_) => None,
+            // `g(x)(1)`; not `type(z)(x)`, a cast.
+            Expr::Call { .. } => {
+                if parameter_type(body, self.env.decl, self.env.types, func).is_some() {
+                    return None;
+                }
+                self.ty(func)?;
+                Some((body.expr_ranges[func], TargetError::NotCallable(body.construct_name(func)).message()))
+            }
             _ => {
                 self.ty(func)?;
                 let shown = body.construct_name(func);
