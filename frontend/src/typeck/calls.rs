@@ -1,8 +1,12 @@
 //! Calls refused as the lowering's `calls.rs` refuses them: `range` and
 //! `prange` called where no `for` loop runs over them (nor a local
-//! holding a `range` is bound to them), and the GPU built-ins `shared`,
-//! `sync_threads` and `atomic_add` of the wrong forms or outside a
-//! `@kernel`.
+//! holding a `range` is bound to them); keywords and `*` arguments of
+//! what takes none (NumPy's functions of numbers, the casts to a dtype,
+//! `postc.empty`, `conjugate`, the GPU built-ins); the CPython functions
+//! the lowering meets as calls (Numba's, those of NumPy's modules, NumPy's
+//! `where` and `clip` of numbers); calls of what holds no function; and
+//! the GPU built-ins `shared`, `sync_threads` and `atomic_add` of the
+//! wrong forms or outside a `@kernel`.
 
 use super::*;
 use crate::lower::calls::{
@@ -12,11 +16,17 @@ use crate::lower::calls::{
 };
 
 impl Solver<'_> {
-    /// Why the lowering refuses the call `e` of `func`, and where: a
-    /// `range` or `prange` it does not run a loop over (nor binds to a
-    /// local holding a `range`), and the GPU built-ins (see
-    /// [`Solver::gpu_builtin_error`]). Not of a call it does not lower as
-    /// one.
+    /// Why the lowering refuses the call `e` of `func`, and where (each
+    /// as the lowering's `call_inner` finds it, after what
+    /// [`Solver::target_error`] refuses): a `range` or `prange` it does not
+    /// run a loop over (nor binds to a local holding a `range`); keywords
+    /// and `*` arguments of NumPy's functions of numbers, of the casts to a
+    /// dtype and of `postc.empty`; the CPython functions of
+    /// [`Solver::cpython_function`]; a global that holds no function; the
+    /// GPU built-ins ([`Solver::gpu_builtin_error`]); `conjugate` given
+    /// arguments; a function of NumPy's modules that compiled code does not
+    /// know, a method of a name that holds no value; a value called. Not of
+    /// a call it does not lower as one.
     pub(super) fn call_error(
         &self,
         e: ExprId,
@@ -129,10 +139,11 @@ impl Solver<'_> {
 
     /// The CPython function (as `module.name`) that the call `e` of `func`
     /// calls where the lowering meets it as a call: Numba's functions but
-    /// `prange`; those of NumPy's modules (`numpy.random`); NumPy's `where` and `clip` of numbers (of arrays they are
-    /// whole-array expressions, `np.where(c)` the indices), `iinfo` and
-    /// `finfo` but where an attribute is read of them, `ndindex` but where
-    /// a loop runs over it.
+    /// `prange`; those of NumPy's modules (`numpy.random.rand`); NumPy's
+    /// `where` and `clip` of numbers (of arrays they are whole-array
+    /// expressions, `np.where(c)` the indices), `iinfo` and `finfo` but
+    /// where an attribute is read of them, `ndindex` but where a loop runs
+    /// over it.
     fn cpython_function(&self, e: ExprId, func: ExprId, args: &[ExprId]) -> Option<String> {
         let body = self.body;
         let (module, name) = match &body.exprs[func] {
