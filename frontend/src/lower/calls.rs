@@ -1605,40 +1605,34 @@ pub(crate) fn callee_error(callee: &Callee) -> Option<String> {
 pub(crate) fn argument_error(name: &str, i: usize, p: &TypeData, v: Option<&typeck::Ty>) -> Option<String> {
     use typeck::Ty;
     let nth = i + 1;
+    // What the argument is, as its annotation would be written.
+    let what = match v {
+        Some(Ty::Arr(t)) => crate::pytypes::annotation_text(t),
+        Some(Ty::Tuple(elts)) => format!("a tuple of {}", elts.len()),
+        Some(number) => number.scalar().map_or("no value", |s| s.dtype.name()).to_owned(),
+        None => "no value".to_owned(),
+    };
     if p.is_tuple() {
         let n = p.elements.len();
         return match v {
             Some(Ty::Tuple(elts)) if elts.len() == n => (elts.iter().zip(&p.elements))
                 .find_map(|(e, t)| argument_error(name, i, &TypeData::scalar(t.dtype), Some(e))),
-            Some(Ty::Tuple(elts)) => Some(format!(
-                "argument {nth} of `{name}` is a tuple of {}, expected a tuple of {n} numbers",
-                elts.len()
-            )),
-            other => {
-                let what = match other {
-                    Some(Ty::Arr(_)) => "an array",
-                    Some(number) => number.scalar().map_or("no value", |s| s.dtype.name()),
-                    None => "no value",
-                };
-                Some(format!("argument {nth} of `{name}` is {what}, expected a tuple of {n} numbers"))
-            }
+            _ => Some(format!("argument {nth} of `{name}` is {what}, expected a tuple of {n} numbers")),
         };
     }
+    let expected = crate::pytypes::annotation_text(p);
     if p.is_array {
         return match v {
             Some(Ty::Arr(ty)) => {
-                (!array_fits(ty, p)).then(|| format!("argument {nth} of `{name}` is {ty}, expected {p}"))
+                (!array_fits(ty, p)).then(|| format!("argument {nth} of `{name}` is {what}, expected {expected}"))
             }
-            _ => Some(format!("argument {nth} of `{name}` is an array ({p})")),
+            _ => Some(format!("argument {nth} of `{name}` is {what}, expected an array ({expected})")),
         };
     }
     match v.and_then(Ty::scalar) {
         Some(s) if widens_to(s, p.dtype) => None,
-        Some(s) => {
-            let (got, expected) = (s.dtype.name(), p.dtype.name());
-            Some(format!("argument {nth} of `{name}` is {got}, expected {expected} (cast explicitly)"))
-        }
-        None => Some(format!("argument {nth} of `{name}` is a {}", p.dtype.name())),
+        Some(_) => Some(format!("argument {nth} of `{name}` is {what}, expected {expected} (cast explicitly)")),
+        None => Some(format!("argument {nth} of `{name}` is {what}, expected {expected}")),
     }
 }
 
