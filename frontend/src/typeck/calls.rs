@@ -214,6 +214,10 @@ impl Solver<'_> {
     /// arguments of the `enumerate` or `zip` one runs over, or (an arm of)
     /// the value bound to a local holding a `range`.
     fn iterated_range(&self, e: ExprId) -> bool {
+        // What a loop runs over, found at once (the loops are many).
+        if self.range_iterables.get(e).is_some() {
+            return true;
+        }
         let body = self.body;
         let is_range = matches!(&body.exprs[e], Expr::Call { func, .. }
             if matches!(&body.exprs[*func], Expr::Name(Name::Free(n)) if &**n == "range"));
