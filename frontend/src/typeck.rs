@@ -5003,8 +5003,8 @@ impl Solver<'_> {
             Ok(sig) => sig,
             Err(crate::generics::ParamError::Unknown(i) | crate::generics::ParamError::Unsupported(i)) => {
                 let arg = given[i].map(|w| written[w]);
-                let typed = tys[i].as_ref().is_some_and(|t| t.is_some());
-                if let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.body.exprs[a]), typed) {
+                let ty = tys[i].as_ref().and_then(Option::as_ref);
+                if let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.body.exprs[a]), ty) {
                     let at = self.body.expr_ranges[arg.unwrap_or(e)];
                     self.refuse(e, at, message);
                     // The argument is what is reported, not again as a

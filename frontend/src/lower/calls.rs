@@ -1146,9 +1146,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Bound::Given(w) => Some(written[w]),
                     _ => None,
                 };
-                let typed = given[i].as_ref().is_some_and(|t| t.is_some());
+                let ty = given[i].as_ref().and_then(Option::as_ref);
                 // Refused by the typecheck where it binds the call.
-                let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.hir.exprs[a]), typed) else {
+                let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.hir.exprs[a]), ty) else {
                     // A value the typecheck could not type has an error
                     // of its own, reported where the lowering meets it
                     // or by the typecheck.
@@ -1687,23 +1687,39 @@ pub(crate) fn nth_argument(name: &str, i: usize) -> String {
 
 /// Why parameter `i` of the generic function `generic`, which has no
 /// annotation, takes no type from its argument `arg` (`None`: left to its
-/// default) whose type is known or not (`typed`; see
-/// `generics::instance_params`): a default of `None`, `None`, a list, or
-/// (of a known type) a tuple holding an array. `None` for an argument of
-/// no known type, which has an error of its own.
+/// default) of type `ty` if known (see `generics::instance_params`): a
+/// default of `None`, `None`, a list, or (of a known type) text or a
+/// tuple holding what is no number. `None` for an argument of no known
+/// type, which has an error of its own.
 pub(crate) fn generic_argument_error(
     generic: &FuncDecl,
     i: usize,
     arg: Option<&hir::Expr>,
-    typed: bool,
+    ty: Option<&typeck::Ty>,
 ) -> Option<String> {
+    use typeck::Ty;
     let (nth, shown, p) = (i + 1, &generic.name, &generic.params[i].0);
-    let what = match arg {
-        None => format!("the default of `{p}` of `{shown}` is `None`"),
-        Some(hir::Expr::None) => format!("argument {nth} of `{shown}` is `None`"),
-        Some(hir::Expr::List(_)) => format!("argument {nth} of `{shown}` is a list"),
-        Some(_) if typed => format!("argument {nth} of `{shown}` is a tuple holding an array"),
-        Some(_) => return None,
+    // What no parameter type is made of: text, or a tuple holding what is
+    // not a number.
+    let held = |t: &Ty| match t {
+        Ty::Arr(_) => Some("an array".to_owned()),
+        Ty::Tuple(_) => Some("a tuple".to_owned()),
+        t => {
+            t.scalar().filter(|s| !(s.dtype.is_numeric() || s.dtype == DType::Bool)).map(|s| s.dtype.name().to_owned())
+        }
+    };
+    let what = match (arg, ty) {
+        (None, _) => format!("the default of `{p}` of `{shown}` is `None`"),
+        (Some(hir::Expr::None), _) => format!("argument {nth} of `{shown}` is `None`"),
+        (Some(hir::Expr::List(_)), _) => format!("argument {nth} of `{shown}` is a list"),
+        (Some(_), Some(Ty::Tuple(elems))) => {
+            let held = elems.iter().find_map(held).unwrap_or_else(|| "what is no number".to_owned());
+            format!("argument {nth} of `{shown}` is a tuple holding {held}")
+        }
+        (Some(_), Some(t)) => {
+            format!("argument {nth} of `{shown}` is {}", held(t).unwrap_or_else(|| "no number".to_owned()))
+        }
+        (Some(_), None) => return None,
     };
     Some(format!(
         "{what}: a parameter without annotation (`{p}`) takes a number, an array or a tuple of numbers; annotate \
