@@ -192,11 +192,12 @@ impl Solver<'_> {
 
     /// Whether more of the arguments `args` of a `print` than it prints at
     /// once are certainly values that may be `None`: calls of functions
-    /// whose result may be (a parameter or local that may be is not
-    /// counted, a test may narrow it).
+    /// whose result may be, and reads of locals where they may be (those
+    /// [`Solver::absent_reads`] finds; a test may narrow others).
     pub(super) fn prints_too_many_maybe_none(&self, args: &[ExprId]) -> bool {
         let body = self.body;
         let maybe = |a: &&ExprId| match &body.exprs[**a] {
+            Expr::Name(Name::Local(_)) => self.absent_reads.get(**a).is_some(),
             Expr::Call { func, .. } => match &body.exprs[*func] {
                 Expr::Name(Name::Global(n)) => {
                     matches!(self.env.globals.get(&**n), Some(Global::Func(_)))
