@@ -2112,6 +2112,9 @@ impl Solver<'_> {
                 if let Some((at, message)) = self.target_error(e, *func, args, keywords) {
                     return self.refuse(e, at, message);
                 }
+                if let Some((at, message)) = self.call_error(e, *func, args, keywords) {
+                    return self.refuse(e, at, message);
+                }
                 match self.array_function(*func) {
                     Some((f, recv)) => self.array_call(e, f, recv, args, keywords),
                     None if keywords.is_empty() => self.call(e, *func, args),
@@ -2769,7 +2772,7 @@ impl Solver<'_> {
                 let v = self.ty(*base)?;
                 if !args.is_empty() {
                     tys()?;
-                    return self.refuse_here(e, "`conjugate` takes no arguments");
+                    return self.refuse_here(e, crate::lower::calls::CONJUGATE_FORM);
                 }
                 if !matches!(v, Ty::Arr(_)) {
                     if let Some(message) = conjugate_error(Some(&v)) {
@@ -5101,8 +5104,8 @@ impl Solver<'_> {
             Ok(sig) => sig,
             Err(crate::generics::ParamError::Unknown(i) | crate::generics::ParamError::Unsupported(i)) => {
                 let arg = given[i].map(|w| written[w]);
-                let typed = tys[i].as_ref().is_some_and(|t| t.is_some());
-                if let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.body.exprs[a]), typed) {
+                let ty = tys[i].as_ref().and_then(Option::as_ref);
+                if let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.body.exprs[a]), ty) {
                     let at = self.body.expr_ranges[arg.unwrap_or(e)];
                     self.refuse(e, at, message);
                     // The argument is what is reported, not again as a
@@ -6792,7 +6795,8 @@ pub(crate) fn round_digits_error(v: Option<&Ty>, ndigits: Option<&Ty>) -> Option
     let max = crate::lower::pymath::ROUND_DIGITS_MAX;
     match kind(s.dtype) {
         Kind::Bool if !s.weak => Some((0, "`round` of a NumPy Bool: CPython raises TypeError".into())),
-        Kind::Int | Kind::Float if !s.weak => None,
+        // A NumPy number is rounded as `np.round` rounds it.
+        Kind::Int | Kind::Float if !s.weak => crate::lower::numpy::round_decimals_of_error("round", kind(s.dtype), *n),
         Kind::Bool | Kind::Int if *n >= 0 => None,
         Kind::Bool | Kind::Int => {
             Some((1, "`round` of an int to negative `ndigits` is not supported in compiled code".into()))
@@ -6981,6 +6985,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 
 mod arrays;
 pub(crate) mod assignments;
+mod calls;
 pub(crate) mod dtype_locals;
 mod expressions;
 pub(crate) mod fall_off;

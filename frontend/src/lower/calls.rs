@@ -3,6 +3,78 @@
 
 use super::*;
 
+/// `range(...)` where it is not what a `for` loop runs over (or a local
+/// holding a `range` is bound to).
+pub(crate) const RANGE_ONLY_ITERATED: &str = "`range` is only used as the iterable of a `for` loop";
+
+/// `prange(...)` where it is not what a `for` loop runs over.
+pub(crate) const PRANGE_ONLY_ITERATED: &str = "`prange` is only used as the iterable of a `for` loop";
+
+/// `x.conjugate(...)` given arguments.
+pub(crate) const CONJUGATE_FORM: &str = "`conjugate` takes no arguments";
+
+/// `shared`, `sync_threads` or `atomic_add` (`name`) called outside a
+/// `@kernel` function.
+pub(crate) fn kernel_only_error(name: &str) -> String {
+    format!("`{name}` is available in `@kernel` functions only")
+}
+
+/// `sync_threads` given arguments.
+pub(crate) const SYNC_THREADS_FORM: &str = "`sync_threads` takes no arguments";
+
+/// `shared` given other than one array type of a dtype and extents.
+pub(crate) const SHARED_FORM: &str = "`shared` takes the array's type with static extents: `shared(Float32[16, 16])`";
+
+/// An extent of `shared`'s array type that is no positive integer literal.
+pub(crate) const SHARED_EXTENT: &str = "an extent of a shared array is a positive integer literal";
+
+/// Why a block cannot share the array of type `ty` (an array of static
+/// extents) that `shared` is given: of a dtype it makes no arrays of, or
+/// of more bytes than a block shares.
+pub(crate) fn shared_error(ty: &TypeData) -> Option<String> {
+    let message = postc_ir::builtins::shared_bytes(ty).err()?;
+    let postc_ir::Shape::Dims(dims) = &ty.shape else { return Some(message) };
+    let dims: Vec<u64> = dims.iter().map(|d| d.unwrap_or(0)).collect();
+    let bytes = dims.iter().fold(ty.dtype.size_bytes() as u64, |b, &n| b.saturating_mul(n));
+    let max = postc_ir::builtins::MAX_SHARED_BYTES;
+    if bytes <= max {
+        return Some(message);
+    }
+    // The IR's message shows the IR's type; the annotation is the user's.
+    let extents: Vec<String> = dims.iter().map(u64::to_string).collect();
+    let shown = format!("{}[{}]", ty.dtype.name(), extents.join(", "));
+    Some(format!("`shared({shown})` takes {bytes} bytes, more than the {max} a block may share"))
+}
+
+/// `atomic_add()` without arguments.
+pub(crate) const ATOMIC_ADD_FORM: &str = "`atomic_add` takes an array, one index per axis and a value";
+
+/// `atomic_add` whose first argument is no array.
+pub(crate) const ATOMIC_ADD_ARRAY: &str = "the first argument of `atomic_add` is an array";
+
+/// `atomic_add` on an array of `d`, which the GPU adds to atomically not.
+pub(crate) fn atomic_dtype_error(d: DType) -> String {
+    format!("`atomic_add` takes arrays of Int32, UInt32, Int64, UInt64, Float32 or Float64, not {}", d.name())
+}
+
+/// `atomic_add` on an `nd`-D array given other than `nd` indices and a
+/// value.
+pub(crate) fn atomic_count_error(nd: usize) -> String {
+    format!("`atomic_add` on a {nd}-D array takes {nd} {} and a value", if nd == 1 { "index" } else { "indices" })
+}
+
+/// An index of `atomic_add` that is no integer.
+pub(crate) const INDEX_INTEGER: &str = "an index is an integer";
+
+/// `atomic_add` adding a `value` an array of `d` does not hold without a
+/// cast.
+pub(crate) fn atomic_value_error(value: DType, d: DType) -> String {
+    format!("`atomic_add` adds {} to an array of {} (cast explicitly)", value.name(), d.name())
+}
+
+/// `atomic_add` adding what is no number.
+pub(crate) const ATOMIC_ADD_NUMBER: &str = "`atomic_add` adds a number";
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Builtin {
     Len,
@@ -58,7 +130,7 @@ pub(super) enum Target {
 /// `np.float64(x)`, `np.int32(x)`, ...: a NumPy scalar type called on a
 /// number is the dtype's cast (a literal out of its range is an error,
 /// as NumPy raises OverflowError).
-pub(crate) fn numpy_scalar_type(module: &str, name: &str) -> Option<Target> {
+pub(super) fn numpy_scalar_type(module: &str, name: &str) -> Option<Target> {
     let dtype = (module == "numpy").then(|| arrays::numpy_dtype(name)).flatten()?;
     Some(Target::Cast { dtype, weak: false })
 }
@@ -385,10 +457,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             Target::Boundary(what) => self.err(&func_at, TargetError::CPython(&what).message()),
             Target::Numpy(op, name) => self.numpy_call(op, &name, c),
             Target::Math(f, name) => self.math_call(f, &name, c),
-            Target::Builtin(Builtin::Range) => self.err(&c.at, "`range` is only used as the iterable of a `for` loop"),
-            Target::Builtin(Builtin::Prange) => {
-                self.err(&c.at, "`prange` is only used as the iterable of a `for` loop")
-            }
+            Target::Builtin(Builtin::Range) => self.err(&c.at, RANGE_ONLY_ITERATED),
+            Target::Builtin(Builtin::Prange) => self.err(&c.at, PRANGE_ONLY_ITERATED),
             Target::Builtin(b) => self.call_builtin(b, c),
             Target::Gpu(g) => self.gpu_builtin(g, c),
             Target::Cast { dtype, weak } => self.cast_call(dtype, weak, c),
@@ -429,7 +499,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 // Refused by the typecheck where it types the receiver and
                 // the arguments (and the receiver's errors below).
                 if !args.is_empty() {
-                    return self.err(&c.at, "`conjugate` takes no arguments");
+                    return self.err(&c.at, CONJUGATE_FORM);
                 }
                 // NumPy's method returns a real array itself (its values are
                 // their own conjugates), not a copy; of a complex array the
@@ -651,12 +721,12 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let args = c.args;
         let name = g.python_name();
         if !self.decl.attrs.contains(postc_ir::FuncAttrs::KERNEL) {
-            return self.err(&self.range(c.func), format!("`{name}` is available in `@kernel` functions only"));
+            return self.err(&self.range(c.func), kernel_only_error(name));
         }
         match g {
             GpuBuiltin::SyncThreads => {
                 if !args.is_empty() {
-                    return self.err(&c.at, "`sync_threads` takes no arguments");
+                    return self.err(&c.at, SYNC_THREADS_FORM);
                 }
                 self.at(&c.at);
                 self.b.call(g.ir_name(), &[], None, "");
@@ -664,12 +734,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             GpuBuiltin::Shared => {
                 let &[ann] = args else {
-                    return self
-                        .err(&c.at, "`shared` takes the array's type with static extents: `shared(Float32[16, 16])`");
+                    return self.err(&c.at, SHARED_FORM);
                 };
                 let Some(ty) = self.static_array_type(ann) else { return Val::Err };
-                if let Err(e) = postc_ir::builtins::shared_bytes(&ty) {
-                    return self.err(&self.range(ann), e);
+                if let Some(message) = shared_error(&ty) {
+                    return self.err(&self.range(ann), message);
                 }
                 let tid = self.types.intern(ty.clone());
                 self.at(&c.at);
@@ -678,33 +747,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             GpuBuiltin::AtomicAdd => {
                 let Some((&first, rest)) = args.split_first() else {
-                    return self.err(&c.at, "`atomic_add` takes an array, one index per axis and a value");
+                    return self.err(&c.at, ATOMIC_ADD_FORM);
                 };
                 let arr = self.expr(first);
                 let first_at = self.range(first);
                 let (av, ty) = match arr {
                     Val::Arr { v, ty } => (v, ty),
                     Val::Err => return Val::Err,
-                    _ => return self.err(&first_at, "the first argument of `atomic_add` is an array"),
+                    _ => return self.err(&first_at, ATOMIC_ADD_ARRAY),
                 };
                 if !postc_ir::builtins::atomic_dtype(ty.dtype) {
-                    return self.err(
-                        &first_at,
-                        format!(
-                            "`atomic_add` takes arrays of Int32, UInt32, Int64, UInt64, Float32 or Float64, not {}",
-                            ty.dtype.name()
-                        ),
-                    );
+                    return self.err(&first_at, atomic_dtype_error(ty.dtype));
                 }
                 let nd = ty.ndim().unwrap_or(0);
                 if rest.len() != nd + 1 {
-                    return self.err(
-                        &c.at,
-                        format!(
-                            "`atomic_add` on a {nd}-D array takes {nd} {} and a value",
-                            if nd == 1 { "index" } else { "indices" }
-                        ),
-                    );
+                    return self.err(&c.at, atomic_count_error(nd));
                 }
                 let mut ids = vec![av];
                 for &ie in &rest[..nd] {
@@ -714,7 +771,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         Some(s) if kind(s.dtype) == Kind::Int => {}
                         _ => {
                             if !matches!(v, Val::Err) {
-                                self.err(&ie, "an index is an integer");
+                                self.err(&ie, INDEX_INTEGER);
                             }
                             return Val::Err;
                         }
@@ -726,22 +783,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let value_at = &self.range(rest[nd]);
                 match v.scalar() {
                     Some(s) if widens_to(s, ty.dtype) => {}
-                    Some(s) => {
-                        return self.err(
-                            value_at,
-                            format!(
-                                "`atomic_add` adds {} to an array of {} (cast explicitly)",
-                                s.dtype.name(),
-                                ty.dtype.name()
-                            ),
-                        )
-                    }
+                    Some(s) => return self.err(value_at, atomic_value_error(s.dtype, ty.dtype)),
                     None => {
-                        return if matches!(v, Val::Err) {
-                            Val::Err
-                        } else {
-                            self.err(value_at, "`atomic_add` adds a number")
-                        }
+                        return if matches!(v, Val::Err) { Val::Err } else { self.err(value_at, ATOMIC_ADD_NUMBER) }
                     }
                 }
                 let Some(x) = self.materialize(&v, ty.dtype, value_at) else { return Val::Err };
@@ -756,7 +800,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `Float32[16, 16]`: an array type with static extents, C order.
     pub(super) fn static_array_type(&mut self, e: hir::ExprId) -> Option<TypeData> {
-        let bad = "`shared` takes the array's type with static extents: `shared(Float32[16, 16])`";
+        let bad = SHARED_FORM;
         let hir::Expr::Subscript { base, index } = self.hir.exprs[e] else {
             self.err(&self.range(e), bad);
             return None;
@@ -777,7 +821,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             match self.hir.exprs[it] {
                 hir::Expr::Literal(Lit::Int(n)) if n > 0 => dims.push(Some(n as u64)),
                 _ => {
-                    self.err(&self.range(it), "an extent of a shared array is a positive integer literal");
+                    self.err(&self.range(it), SHARED_EXTENT);
                     return None;
                 }
             }
@@ -1102,9 +1146,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                     Bound::Given(w) => Some(written[w]),
                     _ => None,
                 };
-                let typed = given[i].as_ref().is_some_and(|t| t.is_some());
+                let ty = given[i].as_ref().and_then(Option::as_ref);
                 // Refused by the typecheck where it binds the call.
-                let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.hir.exprs[a]), typed) else {
+                let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.hir.exprs[a]), ty) else {
                     // A value the typecheck could not type has an error
                     // of its own, reported where the lowering meets it
                     // or by the typecheck.
@@ -1563,40 +1607,34 @@ pub(crate) fn callee_error(callee: &Callee) -> Option<String> {
 pub(crate) fn argument_error(name: &str, i: usize, p: &TypeData, v: Option<&typeck::Ty>) -> Option<String> {
     use typeck::Ty;
     let nth = i + 1;
+    // What the argument is, as its annotation would be written.
+    let what = match v {
+        Some(Ty::Arr(t)) => crate::pytypes::annotation_text(t),
+        Some(Ty::Tuple(elts)) => format!("a tuple of {}", elts.len()),
+        Some(number) => number.scalar().map_or("no value", |s| s.dtype.name()).to_owned(),
+        None => "no value".to_owned(),
+    };
     if p.is_tuple() {
         let n = p.elements.len();
         return match v {
             Some(Ty::Tuple(elts)) if elts.len() == n => (elts.iter().zip(&p.elements))
                 .find_map(|(e, t)| argument_error(name, i, &TypeData::scalar(t.dtype), Some(e))),
-            Some(Ty::Tuple(elts)) => Some(format!(
-                "argument {nth} of `{name}` is a tuple of {}, expected a tuple of {n} numbers",
-                elts.len()
-            )),
-            other => {
-                let what = match other {
-                    Some(Ty::Arr(_)) => "an array",
-                    Some(number) => number.scalar().map_or("no value", |s| s.dtype.name()),
-                    None => "no value",
-                };
-                Some(format!("argument {nth} of `{name}` is {what}, expected a tuple of {n} numbers"))
-            }
+            _ => Some(format!("argument {nth} of `{name}` is {what}, expected a tuple of {n} numbers")),
         };
     }
+    let expected = crate::pytypes::annotation_text(p);
     if p.is_array {
         return match v {
             Some(Ty::Arr(ty)) => {
-                (!array_fits(ty, p)).then(|| format!("argument {nth} of `{name}` is {ty}, expected {p}"))
+                (!array_fits(ty, p)).then(|| format!("argument {nth} of `{name}` is {what}, expected {expected}"))
             }
-            _ => Some(format!("argument {nth} of `{name}` is an array ({p})")),
+            _ => Some(format!("argument {nth} of `{name}` is {what}, expected an array ({expected})")),
         };
     }
     match v.and_then(Ty::scalar) {
         Some(s) if widens_to(s, p.dtype) => None,
-        Some(s) => {
-            let (got, expected) = (s.dtype.name(), p.dtype.name());
-            Some(format!("argument {nth} of `{name}` is {got}, expected {expected} (cast explicitly)"))
-        }
-        None => Some(format!("argument {nth} of `{name}` is a {}", p.dtype.name())),
+        Some(_) => Some(format!("argument {nth} of `{name}` is {what}, expected {expected} (cast explicitly)")),
+        None => Some(format!("argument {nth} of `{name}` is {what}, expected {expected}")),
     }
 }
 
@@ -1651,23 +1689,39 @@ pub(crate) fn nth_argument(name: &str, i: usize) -> String {
 
 /// Why parameter `i` of the generic function `generic`, which has no
 /// annotation, takes no type from its argument `arg` (`None`: left to its
-/// default) whose type is known or not (`typed`; see
-/// `generics::instance_params`): a default of `None`, `None`, a list, or
-/// (of a known type) a tuple holding an array. `None` for an argument of
-/// no known type, which has an error of its own.
+/// default) of type `ty` if known (see `generics::instance_params`): a
+/// default of `None`, `None`, a list, or (of a known type) text or a
+/// tuple holding what is no number. `None` for an argument of no known
+/// type, which has an error of its own.
 pub(crate) fn generic_argument_error(
     generic: &FuncDecl,
     i: usize,
     arg: Option<&hir::Expr>,
-    typed: bool,
+    ty: Option<&typeck::Ty>,
 ) -> Option<String> {
+    use typeck::Ty;
     let (nth, shown, p) = (i + 1, &generic.name, &generic.params[i].0);
-    let what = match arg {
-        None => format!("the default of `{p}` of `{shown}` is `None`"),
-        Some(hir::Expr::None) => format!("argument {nth} of `{shown}` is `None`"),
-        Some(hir::Expr::List(_)) => format!("argument {nth} of `{shown}` is a list"),
-        Some(_) if typed => format!("argument {nth} of `{shown}` is a tuple holding an array"),
-        Some(_) => return None,
+    // What no parameter type is made of: text, or a tuple holding what is
+    // not a number.
+    let held = |t: &Ty| match t {
+        Ty::Arr(_) => Some("an array".to_owned()),
+        Ty::Tuple(_) => Some("a tuple".to_owned()),
+        t => {
+            t.scalar().filter(|s| !(s.dtype.is_numeric() || s.dtype == DType::Bool)).map(|s| s.dtype.name().to_owned())
+        }
+    };
+    let what = match (arg, ty) {
+        (None, _) => format!("the default of `{p}` of `{shown}` is `None`"),
+        (Some(hir::Expr::None), _) => format!("argument {nth} of `{shown}` is `None`"),
+        (Some(hir::Expr::List(_)), _) => format!("argument {nth} of `{shown}` is a list"),
+        (Some(_), Some(Ty::Tuple(elems))) => {
+            let held = elems.iter().find_map(held).unwrap_or_else(|| "what is no number".to_owned());
+            format!("argument {nth} of `{shown}` is a tuple holding {held}")
+        }
+        (Some(_), Some(t)) => {
+            format!("argument {nth} of `{shown}` is {}", held(t).unwrap_or_else(|| "no number".to_owned()))
+        }
+        (Some(_), None) => return None,
     };
     Some(format!(
         "{what}: a parameter without annotation (`{p}`) takes a number, an array or a tuple of numbers; annotate \

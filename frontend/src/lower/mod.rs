@@ -40,7 +40,7 @@ use ruff_text_size::{Ranged, TextRange};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub(crate) mod arrays;
-mod calls;
+pub(crate) mod calls;
 pub(crate) use calls::{
     argument_error, bind, callee_error, generic_argument_error, is_builtin, nth_argument, numpy_compiles, TargetError,
     EMPTY_DTYPE, EMPTY_FORM, EMPTY_LENGTH, KEYWORD_ARGUMENTS, STARRED_ARGUMENT, TYPE_OF_NO_PARAMETER,

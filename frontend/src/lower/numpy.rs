@@ -196,6 +196,18 @@ pub(crate) fn round_decimals_error(shown: &str) -> String {
     format!("the decimals of `{shown}` are an integer constant in compiled code")
 }
 
+/// Why NumPy's `round` (shown as `shown`) of a number of kind `k` (an
+/// integer or a float) to the constant `decimals` is refused, as
+/// [`FnLower::numpy_round_value`] refuses it: decimals of 400 or more
+/// either way, an integer to negative decimals. Of the decimals (the
+/// call's argument 1).
+pub(crate) fn round_decimals_of_error(shown: &str, k: Kind, decimals: i128) -> Option<(usize, String)> {
+    if decimals.unsigned_abs() >= 400 {
+        return Some((1, round_range_error(shown)));
+    }
+    (k == Kind::Int && decimals < 0).then(|| (1, round_negative_error(shown)))
+}
+
 /// Decimals of `np.round` (shown as `shown`) of 400 or more either way.
 pub(crate) fn round_range_error(shown: &str) -> String {
     format!("the decimals of `{shown}` are beyond the range of a float's exponent")

@@ -30,7 +30,13 @@ use crate::typeck::Ty;
 
 /// The most arguments that may be `None` in one `print`: each doubles the
 /// calls it becomes.
-const MAYBE_NONE_ARGUMENTS: usize = 4;
+pub(crate) const MAYBE_NONE_ARGUMENTS: usize = 4;
+
+/// `print` of more than [`MAYBE_NONE_ARGUMENTS`] values that may be
+/// `None`.
+pub(crate) fn print_maybe_none_count_error() -> String {
+    format!("`print` of more than {MAYBE_NONE_ARGUMENTS} values that may be `None` at once is not supported")
+}
 
 /// `print` in GPU code.
 pub(crate) const PRINT_IN_GPU: &str = "`print` is not supported in GPU code";
@@ -121,12 +127,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Val::Err;
         }
         if parts.iter().filter(|p| matches!(p, Printed::MaybeNone { .. })).count() > MAYBE_NONE_ARGUMENTS {
-            return self.err(
-                &c.at,
-                format!(
-                    "`print` of more than {MAYBE_NONE_ARGUMENTS} values that may be `None` at once is not supported"
-                ),
-            );
+            return self.err(&c.at, print_maybe_none_count_error());
         }
         self.at(&c.at);
         self.print_parts(&mut parts);

@@ -20,6 +20,9 @@ impl Solver<'_> {
         }
         let mut errors: Vec<(TextRange, String)> =
             keywords.iter().filter_map(|k| print_keyword_error(body, k)).collect();
+        if errors.is_empty() && self.prints_too_many_maybe_none(args) {
+            return self.refuse_here(e, crate::lower::printing::print_maybe_none_count_error());
+        }
         for &a in args {
             if matches!(body.exprs[a], Expr::None) {
                 continue;
