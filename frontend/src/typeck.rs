@@ -527,6 +527,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         absent_reads: ArenaMap::default(),
         list_misreads: ArenaMap::default(),
         unread_results: ArenaMap::default(),
+        never_assigned: ArenaMap::default(),
     };
     let lists = list_locals(body);
     for (id, local) in body.locals.iter() {
@@ -616,7 +617,17 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.absent_reads = cx.absent_reads();
         cx.list_misreads = cx.list_misreads();
         cx.unread_results = unresolved::unread_results(body, env.decl);
+        cx.never_assigned = cx.never_assigned();
         out.exprs = cx.sweep();
+        let typed: ArenaMap<LocalId, ()> = (out.scalars.iter().map(|(id, _)| id))
+            .chain(out.arrays.iter().map(|(id, _)| id))
+            .chain(out.tuples.iter().map(|(id, _)| id))
+            .chain(out.dtypes.iter().map(|(id, _)| id))
+            .chain(out.lists.iter().copied())
+            .chain(cx.states.iter().filter(|(_, st)| st.range.is_some()).map(|(id, _)| id))
+            .map(|id| (id, ()))
+            .collect();
+        cx.check_unassigned_reads(&out.exprs, &typed);
         cx.check_fall_off();
         out.tuple_result = cx.tuple_result(&out.exprs);
         cx.check_unresolved_returns(out.tuple_result.is_some());
@@ -977,6 +988,8 @@ struct Solver<'a> {
     /// The calls whose value is not read (see
     /// [`unresolved::unread_results`]).
     unread_results: ArenaMap<ExprId, ()>,
+    /// The locals nothing assigns (see [`unassigned`]).
+    never_assigned: ArenaMap<LocalId, ()>,
 }
 
 #[derive(Default)]
@@ -1777,7 +1790,10 @@ impl Solver<'_> {
             }
             Stmt::Return(value) => self.return_error(at, *value).or_else(|| self.tuple_return(*value)),
             Stmt::Assign { .. } | Stmt::AnnAssign { .. } | Stmt::AugAssign { .. } => {
-                return self.check_assignment(s);
+                if !self.check_unassigned_update(s) {
+                    self.check_assignment(s);
+                }
+                return;
             }
             _ => None,
         };
@@ -1914,6 +1930,9 @@ impl Solver<'_> {
             Expr::Literal(lit) => {
                 let d = lit.default_dtype();
                 Some(Ty::Lit { lit: lit.clone(), s: Scalar { dtype: d, weak: !d.is_text() } })
+            }
+            Expr::Name(Name::Local(id)) if self.never_assigned.get(*id).is_some() => {
+                self.refuse_here(e, unassigned::unassigned_error(&self.body.locals[*id].name))
             }
             Expr::Name(Name::Local(id)) if self.list_misreads.get(e).is_some() => {
                 self.refuse_here(e, crate::lower::lists::list_read_error(&self.body.locals[*id].name))
@@ -7004,4 +7023,5 @@ pub(crate) mod results;
 pub(crate) mod statements;
 #[cfg(test)]
 mod tests;
+pub(crate) mod unassigned;
 mod unresolved;

@@ -218,7 +218,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if !self.diags.is_empty() || !self.untyped.is_empty() || !self.decl.poisoned.is_empty() {
                 return Val::Err;
             }
-            return self.err(&n, format!("`{}` is used before it is assigned", tuples::shown_local(name)));
+            return self.err(&n, typeck::unassigned::unassigned_error(&tuples::shown_local(name)));
         };
         let nonneg = info.nonneg && !info.param;
         let slot = self.slots.get(name).copied();
