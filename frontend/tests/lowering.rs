@@ -300,3 +300,46 @@ fn values_bound_to_locals_are_typed() {
     let _ = std::fs::remove_dir_all(&probe);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Every program of `tests/py` with one value misused
+/// (`tests/misuse_probe.py`: an expression replaced by `None`, a tuple, a
+/// string, an array, ...) is refused by the typecheck or lowers: the
+/// lowering, which runs only on what the typecheck accepts, finds no
+/// error of its own (an internal error).
+#[test]
+fn misused_values_are_refused_by_the_typecheck() {
+    let root = repo_root();
+    let probe = std::env::temp_dir().join(format!("postc-misuse-probe-{}", std::process::id()));
+    let status = std::process::Command::new("python3")
+        .arg(root.join("tests/misuse_probe.py"))
+        .arg(&probe)
+        .args(["400", "0"])
+        .status()
+        .expect("python3 runs the probe");
+    assert!(status.success());
+    let mut copies: Vec<PathBuf> = std::fs::read_dir(&probe)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    copies.sort();
+    assert!(copies.len() >= 350, "the probe wrote {} copies", copies.len());
+    let mut failures = Vec::new();
+    for copy in &copies {
+        let lowered = std::panic::catch_unwind(|| postc_frontend::lower_files(std::slice::from_ref(copy), Vec::new()));
+        match lowered {
+            Err(_) => failures.push(format!("{}: the frontend panicked", copy.display())),
+            Ok(Err((sources, diags))) => {
+                let text = sources.render(&diags, false);
+                if text.contains("internal error") {
+                    let first =
+                        std::fs::read_to_string(copy).unwrap_or_default().lines().next().unwrap_or("").to_owned();
+                    failures.push(format!("{first}\n{text}"));
+                }
+            }
+            Ok(Ok(_)) => {}
+        }
+    }
+    let _ = std::fs::remove_dir_all(&probe);
+    assert!(failures.is_empty(), "{} of {} copies:\n{}", failures.len(), copies.len(), failures.join("\n"));
+}
