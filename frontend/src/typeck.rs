@@ -161,8 +161,8 @@
 //!   not bind ([`bind`]: too many, an unknown keyword, one given twice, a
 //!   positional-only parameter by keyword, one missing), an argument that
 //!   gives a generic function's parameter without annotation no type
-//!   ([`generic_argument_error`]: `None`, a list, a tuple holding an
-//!   array, a default of `None`), and every argument whose type does not
+//!   ([`generic_argument_error`]: `None`, a list, text or a tuple holding
+//!   what is no number, a default of `None`), and every argument whose type does not
 //!   fit its parameter ([`argument_error`], and [`optional_number_error`]
 //!   of a number for one that may be `None`; not of the instances of
 //!   generic functions);
@@ -217,7 +217,10 @@
 //!   never given a number (an empty display, nothing appended: the
 //!   statement), a list display bound to anything but one list local (a
 //!   list literal as a value: the display, its elements still typed), a
-//!   list local returned under an annotated result
+//!   list local read as a value (not by index, `len`, a `for` loop,
+//!   `np.array`, a method or a `return`: [`Solver::list_misreads`]) or
+//!   grown in a `prange` loop that runs in parallel, a list local
+//!   returned under an annotated result
 //!   ([`lists::list_returned_error`], in [`Solver::return_error`]), a
 //!   local bound to a dtype other than the one its binding before gave
 //!   (each such binding, in the order the lowering walks them:
@@ -268,10 +271,11 @@
 //!   not compare or that order a tuple and what is not one
 //!   ([`tuple_comparison_error`]);
 //! - the calls of NumPy's functions and array methods given `*`
-//!   arguments; those that create arrays in GPU code ([`crate::lower::arrays::gpu_creation_error`]; not the
-//!   reductions); the calls of NumPy's array functions and array methods
-//!   (`np.zeros`, `np.arange`, `a.sum`, `a.astype`, ...) outside GPU code
-//!   that compiled code refuses whatever their arguments' values
+//!   arguments; those that create arrays in GPU code
+//!   ([`crate::lower::arrays::gpu_creation_error`]; not the reductions);
+//!   the calls of NumPy's array functions and array methods (`np.zeros`,
+//!   `np.arange`, `a.sum`, `a.astype`, ...) that compiled code refuses
+//!   whatever their arguments' values
 //!   ([`crate::lower::arrays::array_call_form`]: a keyword they do not
 //!   take, `keepdims=` not a Bool literal, `**`, the count of arguments,
 //!   a dtype or an axis given twice, `astype` without a dtype), and the
@@ -286,8 +290,8 @@
 //!   not integers or floats and dtypes it does not make);
 //! - the calls of NumPy's functions of arrays (`np.sort`, `np.argsort`,
 //!   `np.searchsorted`, `np.linalg.norm`, `np.array`, `np.linspace`,
-//!   `np.roll`, the NaN-skipping reductions, ...) given `**` or, outside
-//!   GPU code, a keyword the lowering does not read
+//!   `np.roll`, the NaN-skipping reductions, ...) given `**` or a keyword
+//!   the lowering does not read
 //!   ([`crate::lower::npfuncs::keyword_error`]); `np.array` of a count of
 //!   arguments it does not take, a dtype given twice or refused, a
 //!   ragged list or none, elements that are arrays, tuples or text, a
@@ -358,14 +362,83 @@
 //!   `range` bound to one again or read but as what a loop runs over
 //!   ([`range_locals`]).
 //!
-//! The other errors are still the lowering's to report.
+//! - what GPU code cannot do whatever its types ([`gpu`]): a whole-array
+//!   expression (refused whole), the first read of a module-level array;
+//! - functions without a result type ([`unresolved`], decided where the
+//!   module's results are found: [`crate::declare::NoResult`]): a call of
+//!   one that returns nothing whose value is read, a call of one whose
+//!   result needs itself (recursion the other `return`s do not settle),
+//!   the `return`s of an unannotated function that give no one type, an
+//!   inferred tuple result whose body can reach its end; a constant bound
+//!   to a local that cannot hold it (a Python int beyond Int64's range);
+//! - locals read before anything assigns them ([`unassigned`]): a local
+//!   only updated, locals whose only bindings read one another;
+//! - expressions (`expressions`): what the lowering's `binop`, `compare`,
+//!   `unary`, `attribute`, `materialize` and `tuple_*` would refuse,
+//!   refused where typed: a constant operand, element stored, update,
+//!   argument or result its dtype cannot hold
+//!   ([`expressions::conversion_error`]); a tuple meeting an array in
+//!   arithmetic, `-t`; `in` of what is not a tuple and arrays compared
+//!   inside tuples or in chains; modules and namespace members
+//!   (`math.sin`), GPU registers outside kernels and `...` read as
+//!   values; an array indexed by a tuple local of the wrong length or
+//!   elements; the elements of `divmod`, `sum`, `min`/`max` of tuples and
+//!   of list locals; a `for` loop over a tuple binding one name to values
+//!   of different kinds ([`expressions::tuple_loop_mixed_error`]); a
+//!   conditional expression bound to a name with an arm that may be
+//!   `None`; and locals that may be `None` read as indices, arguments of
+//!   `range`, casts and builtins, tuple elements, attribute bases and
+//!   values stored;
+//! - `np.where` and `np.clip` of other than 3 arguments, of an operand
+//!   that is not a number nor an array of numbers (of `np.clip` a complex
+//!   one too), or of numbers only, which the lowering takes only as nodes
+//!   of a whole-array expression; an augmented assignment of a tuple to a
+//!   number or an array, or of what a whole array's elements do not meet
+//!   (`a += s`); `None` as the value of an augmented assignment or stored
+//!   through an index (`statements`: [`statements::number_values`],
+//!   `Solver::select_error`, `Solver::in_place_operand_error`);
+//! - values stored into arrays and arguments of NumPy's functions over
+//!   arrays that the lowering refuses by their values ([`arrays`]):
+//!   `None` stored into an array; through an array index (`a[idx] = v`,
+//!   `a[mask] = v`, `a[i, idx] = v`) a value of a dtype the array does not
+//!   hold, an array of more axes than the indexed result (or than one for
+//!   a mask over every axis), a tuple; into a view a complex number into
+//!   reals, a tuple not of numbers, of no common dtype or of a dtype the
+//!   view does not hold, an array or a tuple copied in GPU code;
+//!   subscripts holding an array the lowering takes as no array index (an
+//!   element's entries too many or not integers, augmented assignments
+//!   included; a view stored into with an array entry); a constant stored
+//!   or filling an array that its dtype does not take; a fill value of
+//!   `np.full`/`np.full_like` that is complex for reals or text for
+//!   numbers; `None` or a list display where NumPy's functions over arrays
+//!   read a number or an array (not a shape) and as operands of `np.dot`;
+//!   `x.shape` of a number given as a shape; and in GPU code the
+//!   reductions, `np.transpose` and the functions that make no array
+//!   checked as elsewhere, a reduction whose result is an array refused;
+//! - calls the lowering refuses by what they call ([`calls`]): `range`
+//!   and `prange` where no `for` loop runs over them (nor a local holding
+//!   a `range` is bound to them); keyword and `*` arguments of NumPy's
+//!   functions of numbers, of casts to a dtype (`postyp.Float64`,
+//!   `type(x)`, a local bound to a dtype) and of `postc.empty`;
+//!   `conjugate` given arguments; the CPython functions it meets as calls
+//!   (Numba's but `prange`, those of NumPy's modules, `iinfo` and `finfo`
+//!   not read an attribute of, `ndindex` not looped over); calls of
+//!   globals that hold no function (a module, a namespace, a decorator,
+//!   `Out`, a launch coordinate), of a call's result or another value,
+//!   and methods of names that hold no value; the GPU built-ins `shared`,
+//!   `sync_threads` and `atomic_add` outside a `@kernel` or of the wrong
+//!   forms; and (in `printing`) a `print` of more values certainly
+//!   `None`-able than it prints at once.
 //!
-//! The lowering reads the locals' types, some expressions' types and
-//! the refused expressions: it does not lower a refused expression, only
-//! what it holds that has a type, and a refused call's other arguments
-//! (for the errors only it finds yet); a
-//! binding it lowers that the types do not hold (a local left untyped, a
-//! value wider than its local's type) it reports rather than compiles.
+//! The lowering reports nothing a user can cause. Every body of a module
+//! is typechecked first (`lower::check_function`), and the bodies are
+//! lowered (`lower::lower_function`) only when none of them, nor the
+//! module's declarations, has an error: the lowering reads the types of
+//! bodies the typecheck accepted, and each check it still makes (a value
+//! of a kind it cannot lower, a binding the types do not hold, a tuple
+//! result other than the one found here) is an internal error, which no
+//! program of `tests/py-invalid` may produce and the frontend fuzz target
+//! fails on.
 
 use crate::declare::{math_constant, python_scalar, FuncDecl, Global, GpuBuiltin, Namespace};
 use crate::hir::{Body, Expr, ExprId, Keyword, LocalId, LocalKind, Name, Stmt, StmtId};
