@@ -547,17 +547,6 @@ pub(crate) struct LocalTypes {
     /// The type errors found while typing the expressions (see the
     /// module's header), in the order the sweep finds them.
     pub errors: Vec<TypeError>,
-    /// The expressions those errors refuse: the lowering lowers what
-    /// they hold (for its own errors) and not them.
-    pub refused: ArenaMap<ExprId, ()>,
-    /// The statements they refuse (a `raise` of what cannot be raised, an
-    /// `assert` whose message is not a string, `async for`): the lowering
-    /// does not lower them, only what they hold that it checks.
-    pub refused_stmts: ArenaMap<StmtId, ()>,
-    /// The arrays written whose writes it refused for being read-only
-    /// (see [`read_only`]): the lowering, reaching those writes, reports
-    /// nothing more.
-    pub read_only_writes: ArenaMap<ExprId, ()>,
     /// The reads of locals that may be `None` where they may be (see
     /// [`presence`]): the lowering knows none of them present.
     pub absent_reads: ArenaMap<ExprId, ()>,
@@ -705,8 +694,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         out.tuple_result = cx.tuple_result(&out.exprs);
         cx.check_unresolved_returns(out.tuple_result.is_some());
         let reports = cx.reports.take().unwrap_or_default();
-        (out.errors, out.refused, out.refused_stmts) = (reports.errors, reports.refused, reports.refused_stmts);
-        out.read_only_writes = reports.read_only_writes;
+        out.errors = reports.errors;
         out.absent_reads = std::mem::take(&mut cx.absent_reads);
     }
     out

@@ -210,25 +210,6 @@ impl Body {
         }
     }
 
-    /// The parts of a refused expression, a container or a slice that
-    /// are checked on their own, in source order: a refused construct's
-    /// [`Expr::Refused::parts`], a tuple's or list's elements, the operand
-    /// of `*`, a slice's bounds. Other expressions are lowered whole, not
-    /// through their parts: they have none here.
-    pub fn refused_parts(&self, e: ExprId) -> impl DoubleEndedIterator<Item = ExprId> + '_ {
-        let parts: &[ExprId] = match &self.exprs[e] {
-            Expr::Refused { parts, .. } => parts,
-            Expr::Tuple(elements) | Expr::List(elements) => elements,
-            Expr::Starred(inner) => std::slice::from_ref(inner),
-            _ => &[],
-        };
-        let bounds = match &self.exprs[e] {
-            Expr::Slice { lower, upper, step } => [*lower, *upper, *step],
-            _ => [None; 3],
-        };
-        parts.iter().copied().chain(bounds.into_iter().flatten())
-    }
-
     /// `T` of the annotation `T | None`, `None | T` or `Optional[T]`
     /// (`typing.Optional[T]`), as `declare::maybe_none_inner` reads it.
     pub fn maybe_none_inner(&self, e: ExprId) -> Option<ExprId> {

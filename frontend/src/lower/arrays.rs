@@ -771,10 +771,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// (`Float64`) or Python's (`float`, `int`, `bool`, `complex`).
     pub(super) fn dtype_arg(&mut self, e: hir::ExprId) -> Option<DType> {
         let hir = self.hir;
-        // An undefined name, refused by the typecheck.
-        if self.refused.get(e).is_some() {
-            return None;
-        }
         let found = match &hir.exprs[e] {
             hir::Expr::Literal(Lit::Str(s)) => numpy_dtype(s),
             hir::Expr::Name(n) if self.locals.contains_key(self.name_text(n)) => {
@@ -853,7 +849,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// binding of the local must give the same dtype. `false` when
     /// `value` is not a NumPy dtype (the assignment is lowered as any
     /// other).
-    pub(super) fn bind_dtype(&mut self, id: hir::StmtId, target: hir::ExprId, value: hir::ExprId) -> bool {
+    pub(super) fn bind_dtype(&mut self, target: hir::ExprId, value: hir::ExprId) -> bool {
         let hir::Expr::Name(n) = &self.hir.exprs[target] else { return false };
         let local = self.name_text(n);
         if !self.locals.get(local).is_some_and(|l| !l.param && l.ty.is_none()) {
@@ -877,7 +873,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // Refused by the typecheck (`typeck::dtype_locals`), which sees
         // the bindings in this order.
         match self.dtype_locals.insert(local.to_owned(), d) {
-            Some(before) if before != d && self.refused_stmts.get(id).is_none() => {
+            Some(before) if before != d => {
                 let message = crate::typeck::dtype_locals::two_dtypes_error(local, before, d);
                 self.err(&self.range(target), message);
             }

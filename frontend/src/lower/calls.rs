@@ -258,77 +258,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         }
     }
 
-    /// A call. When it is refused, or stops at an argument's error, the
-    /// arguments it did not get to (positional and keyword values) are
-    /// checked for their own errors all the same: each call's arguments
-    /// are marked as [`FnLower::expr`] reaches them.
-    pub(super) fn call(&mut self, c: &CallExpr) -> Val {
-        // A call standing alone that the typecheck refused: not lowered,
-        // as any refused expression.
-        if self.refused.get(c.id).is_some() {
-            return self.expr(c.id);
-        }
-        self.calls.push(CallArgs::new(c));
-        let v = self.call_inner(c);
-        let marks = self.calls.pop().expect("the call pushed above");
-        if matches!(v, Val::Err) {
-            for (&a, seen) in marks.written.iter().zip(marks.seen) {
-                if !seen {
-                    self.check_unreached_argument(a);
-                }
-            }
-        }
-        v
-    }
-
-    /// The call `e` of `func`, refused by the typecheck (it reported why):
-    /// not lowered. What it holds that has a type, or was refused itself,
-    /// is lowered, and its other arguments are checked as those of a call
-    /// the lowering refuses, for the errors only the lowering finds yet;
-    /// a generic function it names is called all the same (its body is
-    /// not one no call names).
-    pub(super) fn refused_call(&mut self, e: hir::ExprId, func: hir::ExprId) -> Val {
-        if let Some(Target::Generic(g)) = self.target_of(func) {
-            self.cx.generics.instances.borrow_mut().called(g);
-        }
-        let mut parts = Vec::new();
-        self.hir.push_children(e, &mut parts);
-        for part in parts {
-            if self.expr_types.get(part).is_some() || self.refused.get(part).is_some() {
-                // A part that may be `None` is not used as a number.
-                self.accept_none = true;
-                self.expr(part);
-            } else if part != func {
-                self.check_unreached_argument(part);
-            }
-        }
-        Val::Err
-    }
-
-    /// An argument a refused call did not get to. What is not a value in
-    /// itself (a shape tuple, a dtype such as `np.float64`, `"f8"` or
-    /// `float`, `None`, a `*` operand) is not refused again as one; its
-    /// parts are checked.
-    pub(super) fn check_unreached_argument(&mut self, a: hir::ExprId) {
-        let names_global = || {
-            let root = self.hir.dotted(a)?;
-            let root = root.split('.').next()?;
-            let global = self.cx.globals.get(root).filter(|_| !self.locals.contains_key(root))?;
-            Some(!matches!(global, Global::Const { .. }))
-        };
-        match &self.hir.exprs[a] {
-            hir::Expr::Starred(_) | hir::Expr::Tuple(_) | hir::Expr::List(_) => {
-                self.check_refused_parts(a);
-            }
-            hir::Expr::Literal(_) | hir::Expr::IntTooLarge | hir::Expr::None => {}
-            hir::Expr::Name(hir::Name::Free(n)) if crate::declare::python_scalar(n).is_some() => {}
-            _ if names_global() == Some(true) => {}
-            _ => {
-                self.expr(a);
-            }
-        }
-    }
-
     /// Whether `func` is `m.sub.f` of a CPython module `m` other than
     /// NumPy (`import scipy` then `scipy.stats.mean(x)`): a function, not
     /// the method of an array that `.mean` would otherwise be read as.
@@ -342,7 +271,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         matches!(self.global_of(root), Some(Global::BoundaryModule(m)) if m != "numpy")
     }
 
-    fn call_inner(&mut self, c: &CallExpr) -> Val {
+    /// A call.
+    pub(super) fn call(&mut self, c: &CallExpr) -> Val {
         if let Some(v) = self.list_method(c) {
             return v;
         }
@@ -1113,8 +1043,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// The instance of the generic function `g` that the call `c` names
     /// (see `generics`): its callee once an earlier round made it; else
     /// `None`, after asking for it, which lowers the call to nothing until
-    /// the next round (or after reporting why the arguments name none; the
-    /// arguments not lowered are checked by [`FnLower::call`]).
+    /// the next round (or after reporting why the arguments name none).
     fn instance_of(&mut self, g: usize, c: &CallExpr) -> Option<Callee> {
         self.cx.generics.instances.borrow_mut().called(g);
         let generic = &self.cx.generics.decls[g];
@@ -1148,22 +1077,9 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 };
                 let ty = given[i].as_ref().and_then(Option::as_ref);
                 // Refused by the typecheck where it binds the call.
-                let Some(message) = generic_argument_error(generic, i, arg.map(|a| &self.hir.exprs[a]), ty) else {
-                    // A value the typecheck could not type has an error
-                    // of its own, reported where the lowering meets it
-                    // or by the typecheck.
-                    let (a, before) = (arg.expect("an argument"), self.diags.len());
-                    self.expr(a);
-                    if self.diags.len() == before && !self.holds_refused(a) {
-                        self.err(&at, format!("the type of argument {nth} of `{shown}` is not known here"));
-                    }
-                    return None;
-                };
+                let message = generic_argument_error(generic, i, arg.map(|a| &self.hir.exprs[a]), ty)
+                    .unwrap_or_else(|| format!("the type of argument {nth} of `{shown}` is not known here"));
                 self.err(&at, message);
-                // The argument is what is reported, not again as a value.
-                if let (Some(a), Some(marks)) = (arg, self.calls.last_mut()) {
-                    marks.mark(a);
-                }
                 return None;
             }
         };
@@ -1344,9 +1260,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
             if let Some((a, message)) = written {
                 // Reported by the typecheck where it types the argument
                 // (see `typeck::read_only`).
-                if self.read_only_reported.contains_idx(a) {
-                    return None;
-                }
                 if self.expr_types.contains_idx(a) {
                     self.unrefused(&at);
                     return None;
@@ -1357,20 +1270,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return Some(*av);
         }
         self.materialize(&v, p.dtype, &at)
-    }
-
-    /// Whether the typecheck refused `e` or an expression it holds (and
-    /// reported why).
-    fn holds_refused(&self, e: hir::ExprId) -> bool {
-        let (mut pending, mut parts) = (vec![e], Vec::new());
-        while let Some(e) = pending.pop() {
-            if self.refused.get(e).is_some() {
-                return true;
-            }
-            self.hir.push_children(e, &mut parts);
-            pending.append(&mut parts);
-        }
-        false
     }
 
     /// The value `v` of argument `i` of a POST call, if it fits its

@@ -158,8 +158,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             return None;
         }
         if self.decl.attrs.is_device() {
-            self.err(&self.range(e), typeck::gpu::WHOLE_ARRAY_IN_GPU);
-            return Some(self.check_refused_parts(e));
+            return Some(self.err(&self.range(e), typeck::gpu::WHOLE_ARRAY_IN_GPU));
         }
         Some(self.fuse(e, None, false))
     }

@@ -60,9 +60,6 @@ pub(crate) fn whole_array_arithmetic_error(message: &str) -> String {
 
 impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn expr(&mut self, e: hir::ExprId) -> Val {
-        if let Some(call) = self.calls.last_mut() {
-            call.mark(e);
-        }
         // Deeply nested expressions (a sum of 100,000 terms) recurse deeply.
         deep(|| self.expr_inner(e))
     }
@@ -71,13 +68,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         // Only this expression may be `None`, not its parts.
         let accept_none = std::mem::take(&mut self.accept_none);
         let condition = std::mem::take(&mut self.condition);
-        // A refused expression is not lowered (`expr_value`).
-        let refused = self.refused.get(e).is_some();
         let v = match self.hir.exprs[e] {
-            hir::Expr::If { test, body, orelse } if accept_none && !refused => {
+            hir::Expr::If { test, body, orelse } if accept_none => {
                 self.ternary_maybe_none(&IfExpr { at: self.range(e), test, body, orelse })
             }
-            hir::Expr::BoolOp { .. } if condition && !refused => self.bool_op(e, true),
+            hir::Expr::BoolOp { .. } if condition => self.bool_op(e, true),
             _ => self.expr_value(e),
         };
         if !accept_none && matches!(v, Val::None | Val::Maybe { .. }) {
@@ -88,24 +83,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     fn expr_value(&mut self, e: hir::ExprId) -> Val {
         let hir = self.hir;
-        if self.refused.get(e).is_some() {
-            // Reported by the typecheck. What it holds that has a type,
-            // or was refused itself, is lowered for the errors only the
-            // lowering finds yet; a module or function named is not.
-            if let hir::Expr::Call { func, .. } = hir.exprs[e] {
-                return self.refused_call(e, func);
-            }
-            let mut parts = Vec::new();
-            hir.push_children(e, &mut parts);
-            for part in parts {
-                if self.expr_types.get(part).is_some() || self.refused.get(part).is_some() {
-                    // A part that may be `None` is not used as a number.
-                    self.accept_none = true;
-                    self.expr(part);
-                }
-            }
-            return Val::Err;
-        }
         if self.cx.untyped_sink.is_some()
             && self.expr_types.get(e).is_none()
             && !matches!(hir.exprs[e], hir::Expr::None)
@@ -160,34 +137,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // Refused by the typecheck (a list comprehension assigned to a
             // name is a list local: see `hir`'s `BodyBuilder::comprehension`).
             hir::Expr::Refused { .. } => self.unrefused(&at),
-            _ => {
-                self.err(&at, typeck::refused_construct_error(hir.construct_name(e)));
-                self.check_refused_parts(e)
-            }
+            _ => self.err(&at, typeck::refused_construct_error(hir.construct_name(e))),
         }
-    }
-
-    /// The parts of an expression refused with a diagnostic (the elements
-    /// of a tuple or list, a dict's keys and values, an f-string's
-    /// replacement fields, a slice's bounds, the operand of `*`), checked
-    /// for their own errors in source order and dropped. A lambda's body
-    /// and a comprehension's parts are not: they see names of their own;
-    /// nor is the name `:=` binds.
-    pub(super) fn check_refused_parts(&mut self, e: hir::ExprId) -> Val {
-        let hir = self.hir;
-        let mut pending: Vec<hir::ExprId> = hir.refused_parts(e).rev().collect();
-        while let Some(part) = pending.pop() {
-            match hir.exprs[part] {
-                // Refused with their container, not again.
-                hir::Expr::Starred(_) | hir::Expr::Slice { .. } | hir::Expr::Tuple(_) | hir::Expr::List(_) => {
-                    pending.extend(hir.refused_parts(part).rev())
-                }
-                _ => {
-                    self.expr(part);
-                }
-            }
-        }
-        Val::Err
     }
 
     /// The value of the name `name`, read at `at`.
@@ -1206,7 +1157,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 (Some(ie), _) => {
                     if let hir::Expr::Slice { .. } | hir::Expr::None | hir::Expr::Ellipsis = hir.exprs[ie] {
                         self.err(&at, "only `a[...] = value` assigns to a slice: augmented and tuple assignments take one element at a time");
-                        self.check_refused_parts(ie);
                         return None;
                     }
                     self.expr(ie)

@@ -87,7 +87,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `xs = [a, b, ...]` of a list local: whether `target` is one (and
     /// the display bound, or reported).
-    pub(super) fn bind_list(&mut self, id: hir::StmtId, target: hir::ExprId, value: hir::ExprId) -> bool {
+    pub(super) fn bind_list(&mut self, target: hir::ExprId, value: hir::ExprId) -> bool {
         let hir = self.hir;
         let (hir::Expr::Name(n), hir::Expr::List(elts)) = (&hir.exprs[target], &hir.exprs[value]) else {
             return false;
@@ -109,7 +109,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             let appended =
                 (hir.exprs.iter()).any(|(e, _)| typeck::list_append(hir, e).is_some_and(|(id, _)| Some(id) == local));
             if elts.is_empty() && !appended {
-                self.refused_statement(id, &self.range(target));
+                self.refused_statement(&self.range(target));
             }
             return true;
         };

@@ -4,8 +4,7 @@
 //! Which names are locals (and which of them are parameters, or quiet
 //! because their declaration was refused) is the body's HIR's
 //! (`crate::hir`), resolved once. The lowering walks the HIR's statements
-//! (control flow, assignments, `return`, `assert`, `raise`, the refused
-//! statements) and lowers an expression by its [`hir::ExprId`]
+//! (control flow, assignments, `return`, `assert`, `raise`) and lowers an expression by its [`hir::ExprId`]
 //! (`FnLower::expr`): literals, names, operators, comparisons,
 //! conditional expressions, attributes, tuples, subscripts (elements and
 //! views of arrays, elements and slices of tuples), products (`@`,
@@ -17,13 +16,15 @@
 //! The locals' types come from the typecheck (`crate::typeck`): the body
 //! is lowered once, reading them, and every local lives where they say (a
 //! scalar in a `let` declared in the entry block, an array bound twice or
-//! in a block too, a tuple as one local per element). The lowering does
-//! not infer types: a binding the typecheck's types do not hold (a local
-//! it left untyped, a value wider than the local's type, a negative value
-//! in a local it found never negative, an array bound again that it did
-//! not find rebound) is not lowered, and is reported as an internal error
-//! when the body has no other diagnostic (with one, it is that error's
-//! echo: the typecheck leaves out what the lowering refuses).
+//! in a block too, a tuple as one local per element). A body is lowered
+//! only when the typecheck accepted every body of its module and its
+//! declarations ([`check_function`], then [`lower_function`]), so the
+//! lowering reports nothing a user can cause: the checks it still makes
+//! are internal errors ([`FnLower::err`]). It does not infer types
+//! either: a binding the typecheck's types do not hold (a local it left
+//! untyped, a value wider than the local's type, a negative value in a
+//! local it found never negative, an array bound again that it did not
+//! find rebound) is not lowered, and is reported as an internal error.
 
 use crate::declare::{python_scalar, FuncDecl, Global, GpuBuiltin, Namespace, MATH_CONSTANTS};
 use crate::hir::{self, LocalKind};
@@ -388,31 +389,6 @@ impl Ranged for CallExpr<'_> {
     }
 }
 
-/// Which arguments of a call being lowered have been lowered: positional
-/// arguments, then keyword values.
-pub(crate) struct CallArgs {
-    /// On the stack for the calls of every day: this is made for each
-    /// call lowered.
-    written: smallvec::SmallVec<[hir::ExprId; 8]>,
-    seen: smallvec::SmallVec<[bool; 8]>,
-}
-
-impl CallArgs {
-    fn new(c: &CallExpr) -> CallArgs {
-        let written: smallvec::SmallVec<[hir::ExprId; 8]> =
-            c.args.iter().copied().chain(c.keywords.iter().map(|k| k.value)).collect();
-        let seen = smallvec::smallvec![false; written.len()];
-        CallArgs { written, seen }
-    }
-
-    /// Notes that `e` is being lowered: one of the arguments, or not.
-    fn mark(&mut self, e: hir::ExprId) {
-        if let Some(i) = self.written.iter().position(|&w| w == e) {
-            self.seen[i] = true;
-        }
-    }
-}
-
 pub(crate) struct FnLower<'a, 'c> {
     cx: &'a ModuleCx<'c>,
     /// The body being lowered, its names resolved.
@@ -450,8 +426,6 @@ pub(crate) struct FnLower<'a, 'c> {
     /// How many `prange` loops that run in parallel enclose the code being
     /// lowered (one inside another runs serially).
     parallel_depth: u32,
-    /// The calls being lowered, innermost last.
-    calls: Vec<CallArgs>,
     /// Inside a fused whole-array loop: what each leaf of the expression
     /// stands for (see `elementwise.rs`).
     element_of: HashMap<hir::ExprId, Val>,
@@ -459,20 +433,12 @@ pub(crate) struct FnLower<'a, 'c> {
     /// The typecheck's type of each expression it types: whether an
     /// operand is an array, and so a whole-array expression, is read here.
     expr_types: la_arena::ArenaMap<hir::ExprId, typeck::Ty>,
-    /// The expressions the typecheck refused (it reported why): the
-    /// lowering lowers what they hold, for its own errors, and not them.
-    refused: la_arena::ArenaMap<hir::ExprId, ()>,
-    /// The statements the typecheck refused.
-    refused_stmts: la_arena::ArenaMap<hir::StmtId, ()>,
     /// The typecheck's reads of locals that may be `None` where they may
     /// be (`typeck::presence`), which this one's `present` must agree with.
     absent_reads: la_arena::ArenaMap<hir::ExprId, ()>,
     /// The reads of names that may see the memory of an input array or of
     /// a module-level array (see `read_only.rs`).
     read_only: read_only::ReadOnly,
-    /// The arrays written whose writes the typecheck refused for being
-    /// read-only (see `typeck::read_only`).
-    read_only_reported: la_arena::ArenaMap<hir::ExprId, ()>,
     /// Locals bound to a NumPy dtype (`dtype = np.int_`), which `dtype=`
     /// arguments may name.
     dtype_locals: HashMap<String, DType>,
@@ -688,13 +654,10 @@ fn lower_body(
     }
     let mut fl = FnLower::new(cx, &hir, types, decl, locals);
     fl.expr_types = solved.exprs;
-    fl.refused = solved.refused;
-    fl.refused_stmts = solved.refused_stmts;
     fl.absent_reads = solved.absent_reads;
     fl.widened_params = widened;
     fl.lists = solved.lists.iter().map(|id| (hir.locals[*id].name.to_string(), None)).collect();
     fl.read_only = read_only;
-    fl.read_only_reported = solved.read_only_writes;
     // The tuple result of an unannotated function, as the typecheck found
     // it from the `return`s.
     if let Some(t) = solved.tuple_result.filter(|_| decl.ret.is_none() && decl.ret_unannotated) {
@@ -1070,14 +1033,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             math_imports: BTreeSet::new(),
             name_uses: Vec::new(),
             parallel_depth: 0,
-            calls: Vec::new(),
             element_of: HashMap::new(),
             fusing: false,
             expr_types: la_arena::ArenaMap::default(),
-            refused: la_arena::ArenaMap::default(),
-            refused_stmts: la_arena::ArenaMap::default(),
             read_only: read_only::ReadOnly::default(),
-            read_only_reported: la_arena::ArenaMap::default(),
             absent_reads: la_arena::ArenaMap::default(),
             dtype_locals: HashMap::new(),
             range_locals: HashMap::new(),
@@ -1116,12 +1075,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     /// A statement the lowering does not lower, which the typecheck
-    /// refuses (it reported why); one it let through is a bug of ours.
-    fn refused_statement(&mut self, id: hir::StmtId, at: &impl Ranged) {
-        if self.refused_stmts.get(id).is_none() {
-            let msg = "internal error: this statement is refused by the typecheck, which let it through";
-            self.diags.push(self.cx.src.error(at, msg));
-        }
+    /// refuses: reaching one is a bug of ours.
+    fn refused_statement(&mut self, at: &impl Ranged) {
+        let msg = "internal error: this statement is refused by the typecheck, which let it through";
+        self.diags.push(self.cx.src.error(at, msg));
     }
 
     /// A binding of `name` the typecheck's types do not hold (see
@@ -1362,19 +1319,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.at(&at);
         match &hir.stmts[id] {
             // A call stands alone; a string is a comment; anything else
-            // is refused by the typecheck. A call it refuses is lowered
-            // as an expression is (what it holds that has a type).
+            // is refused by the typecheck.
             hir::Stmt::Expr(e) => match &hir.exprs[*e] {
-                hir::Expr::Call { .. } if self.refused.get(*e).is_some() => {
-                    self.expr(*e);
-                }
                 hir::Expr::Call { .. } => {
                     self.call(&self.call_of(*e));
                 }
                 _ => {}
             },
-            hir::Stmt::Assign { targets, value } => self.assign_stmt(id, at, targets, *value),
-            hir::Stmt::AnnAssign { target, annotation, value } => self.ann_assign(id, *target, *annotation, *value),
+            hir::Stmt::Assign { targets, value } => self.assign_stmt(at, targets, *value),
+            hir::Stmt::AnnAssign { target, annotation, value } => self.ann_assign(*target, *annotation, *value),
             hir::Stmt::AugAssign { target, op, value } => self.aug_assign(id, *target, *op, *value),
             hir::Stmt::If { arms } => self.if_(arms),
             hir::Stmt::While { test, body, orelse } => self.while_(*test, body, orelse),
@@ -1382,42 +1335,37 @@ impl<'a, 'c> FnLower<'a, 'c> {
             hir::Stmt::Break => match self.loops.last_mut() {
                 // Refused by the typecheck: out of a parallel `prange` loop
                 // (`typeck::loops::prange_breaks`), or outside loops.
-                _ if self.refused_stmts.get(id).is_some() => {}
-                Some(l) if l.parallel => self.refused_statement(id, &at),
+                Some(l) if l.parallel => self.refused_statement(&at),
                 Some(l) => {
                     l.broken = true;
                     let exit = l.exit;
                     self.br(exit);
                 }
                 // Refused by the typecheck.
-                None => self.refused_statement(id, &at),
+                None => self.refused_statement(&at),
             },
             hir::Stmt::Continue => match self.loops.last() {
                 Some(l) => {
                     let next = l.next;
                     self.br(next);
                 }
-                None => self.refused_statement(id, &at),
+                None => self.refused_statement(&at),
             },
             hir::Stmt::Pass => {}
-            hir::Stmt::Return(value) => self.return_(id, at, *value),
+            hir::Stmt::Return(value) => self.return_(at, *value),
             // What the typecheck refuses is not lowered (but what it
             // holds that the lowering checks).
-            hir::Stmt::Assert { test, msg } => self.assert_(id, at, *test, *msg),
-            hir::Stmt::Raise { exc, cause } => self.raise_(id, at, *exc, *cause),
-            // Refused by the typecheck; the blocks of a refused statement
-            // are still lowered, for the errors only the lowering finds.
-            hir::Stmt::NestedFunction { .. } | hir::Stmt::Global | hir::Stmt::Import => {}
-            hir::Stmt::Refused { blocks, .. } => {
-                for block in blocks.iter() {
-                    self.rejected_block(block);
-                }
+            hir::Stmt::Assert { test, msg } => self.assert_(at, *test, *msg),
+            hir::Stmt::Raise { exc, cause } => self.raise_(at, *exc, *cause),
+            // Refused by the typecheck whatever their types.
+            hir::Stmt::NestedFunction { .. } | hir::Stmt::Global | hir::Stmt::Import | hir::Stmt::Refused { .. } => {
+                self.refused_statement(&at)
             }
         }
     }
 
-    /// The body of a statement refused with a diagnostic, checked for the
-    /// errors in it in a block that nothing enters.
+    /// A body nothing runs (of a loop over an empty tuple), lowered in a
+    /// block that nothing enters.
     fn rejected_block(&mut self, body: &[hir::StmtId]) {
         let dead = self.block("refused");
         let after = self.block("after");
@@ -1432,13 +1380,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `x: T = value`: what the typecheck refuses (see its
     /// `annotated_assignment_error`) has its value checked only.
-    fn ann_assign(
-        &mut self,
-        id: hir::StmtId,
-        target: hir::ExprId,
-        annotation: hir::ExprId,
-        value: Option<hir::ExprId>,
-    ) {
+    fn ann_assign(&mut self, target: hir::ExprId, annotation: hir::ExprId, value: Option<hir::ExprId>) {
         let hir = self.hir;
         let at = self.range(target);
         let check_value = |fl: &mut Self| {
@@ -1447,23 +1389,20 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
         };
         let hir::Expr::Name(n) = &hir.exprs[target] else {
-            return self.refused_statement(id, &at);
+            return self.refused_statement(&at);
         };
-        if self.refused_stmts.get(id).is_some() {
-            return check_value(self);
-        }
         let name = self.name_text(n).to_owned();
         // `x: T | None = ...`: a local that may be `None` (it is one when
         // some binding gives it `None`, see `maybe_none.rs`).
         let inner = self.hir.maybe_none_inner(annotation);
         let Some(ty) = self.local_annotation(inner.unwrap_or(annotation)) else {
-            self.refused_statement(id, &at);
+            self.refused_statement(&at);
             return check_value(self);
         };
         if let Some(info) = self.locals.get_mut(&name) {
             let want = LocalTy::Scalar(Scalar::strong(ty));
             if info.param || info.ty.as_ref().is_some_and(|t| *t != want) && info.fixed {
-                self.refused_statement(id, &at);
+                self.refused_statement(&at);
                 return check_value(self);
             }
             if !info.fixed || info.ty.is_none() {
@@ -1503,25 +1442,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
 
     /// `a = b = value`: a tuple target unpacks the value; a name bound to
     /// a NumPy dtype is remembered, not lowered.
-    fn assign_stmt(&mut self, id: hir::StmtId, at: TextRange, targets: &[hir::ExprId], value: hir::ExprId) {
+    fn assign_stmt(&mut self, at: TextRange, targets: &[hir::ExprId], value: hir::ExprId) {
         let hir = self.hir;
         if targets.iter().any(|&t| matches!(hir.exprs[t], hir::Expr::Tuple(_) | hir::Expr::List(_))) {
-            // An unpacking the typecheck refuses: the values are checked.
-            if self.refused_stmts.get(id).is_some() {
-                self.check_unpacked_values(value);
-                self.refused_stores(targets);
-                return;
-            }
             self.unpack(at, targets, value);
             return;
         }
         if let [t] = targets {
-            // A `range` bound to a local that holds one already: refused
-            // by the typecheck (`typeck::range_locals`).
-            if self.refused_stmts.get(id).is_some() && typeck::range_value(hir, value).is_some() {
-                return;
-            }
-            if self.bind_dtype(id, *t, value) || self.bind_range(*t, value) || self.bind_list(id, *t, value) {
+            if self.bind_dtype(*t, value) || self.bind_range(*t, value) || self.bind_list(*t, value) {
                 return;
             }
         }
@@ -1532,12 +1460,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         } else {
             self.expr(value)
         };
-        // Refused by the typecheck (see `typeck::assignments`): the value
-        // is checked, and the writes to input arrays it does not type.
-        if self.refused_stmts.get(id).is_some() {
-            self.refused_stores(targets);
-            return;
-        }
         for &t in targets {
             self.assign(t, v.clone(), value);
         }
@@ -1548,7 +1470,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let (at, value_range) = (self.range(target), self.range(value_at));
         match &hir.exprs[target] {
             hir::Expr::Name(n) => self.assign_local(self.name_text(n), v, at, value_range),
-            &hir::Expr::Subscript { base, .. } if self.refused.get(target).is_some() => self.refused_store(base),
             &hir::Expr::Subscript { base, index } => {
                 let nd = match self.expr_types.get(base) {
                     Some(typeck::Ty::Arr(t)) => t.ndim(),
@@ -1572,35 +1493,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
             }
             _ => {
                 self.err(&at, assignments::cannot_assign_error(hir.construct_name(target)));
-            }
-        }
-    }
-
-    /// The stores of an assignment the typecheck refuses, to `targets`
-    /// (and the names they unpack into): each write to an input array
-    /// the typecheck does not type is refused here.
-    fn refused_stores(&mut self, targets: &[hir::ExprId]) {
-        let hir = self.hir;
-        for &t in targets {
-            let stores: &[hir::ExprId] = match &hir.exprs[t] {
-                hir::Expr::Tuple(elts) | hir::Expr::List(elts) => elts,
-                _ => std::slice::from_ref(&t),
-            };
-            for &s in stores {
-                if let hir::Expr::Subscript { base, .. } = hir.exprs[s] {
-                    self.refused_store(base);
-                }
-            }
-        }
-    }
-
-    /// A store into an element of `base` that the typecheck refuses (see
-    /// `typeck::assignments`): a write to an input array is refused here
-    /// where the typecheck does not type `base` (see `read_only_write`).
-    fn refused_store(&mut self, base: hir::ExprId) {
-        if let Val::Arr { ty, .. } = self.expr(base) {
-            if !ty.is_output && self.is_param_array(base) {
-                self.read_only_write(base, true);
             }
         }
     }
@@ -1705,24 +1597,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         for (&t, (v, from)) in targets.iter().zip(vals) {
             self.at(&self.range(t));
             self.assign(t, v, from);
-        }
-    }
-
-    /// The values of a refused unpacking, each checked for its own errors
-    /// and then dropped: the elements of (nested) tuples and the operands
-    /// of starred values, which answer the refused targets and are not
-    /// refused again.
-    fn check_unpacked_values(&mut self, value: hir::ExprId) {
-        let hir = self.hir;
-        let mut pending = vec![value];
-        while let Some(e) = pending.pop() {
-            match &hir.exprs[e] {
-                hir::Expr::Tuple(elts) | hir::Expr::List(elts) => pending.extend(elts.iter().rev()),
-                hir::Expr::Starred(inner) => pending.push(*inner),
-                _ => {
-                    self.expr(e);
-                }
-            }
         }
     }
 
@@ -1855,13 +1729,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let hir = self.hir;
         let at = hir.stmt_ranges[id];
         let update = elementwise::InPlace { at, op, target, value };
-        // Refused by the typecheck (see `typeck::assignments`): the value
-        // is checked, and a write to an input array it does not type.
-        if self.refused_stmts.get(id).is_some() {
-            self.expr(value);
-            self.refused_stores(&[target]);
-            return;
-        }
         match &hir.exprs[target] {
             hir::Expr::Name(name) => {
                 let mut cur = self.name(self.name_text(name), self.range(target));
@@ -1877,10 +1744,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 let r = self.binop(op, cur, rhs, at);
                 self.assign_local(self.name_text(name), r, self.range(target), self.range(value));
             }
-            &hir::Expr::Subscript { base, .. } if self.refused.get(target).is_some() => {
-                self.refused_store(base);
-                self.expr(value);
-            }
             &hir::Expr::Subscript { index, .. } if self.is_array_index(index) => {
                 self.err(&at, assignments::AUGMENTED_ARRAY_INDEX);
                 self.expr(value);
@@ -1891,7 +1754,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.update_element(&arr, &idx, &update);
             }
             _ => {
-                self.refused_statement(id, &self.range(target));
+                self.refused_statement(&self.range(target));
                 self.expr(value);
             }
         }
@@ -2042,8 +1905,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
             unreachable!("a `for` loop")
         };
         let l = ForLoop { id, at: hir.stmt_ranges[id], target: *target, iter: *iter, body, orelse };
-        let lowered = if *is_async {
-            self.refused_statement(id, &l.at);
+        // A loop not lowered is refused by the typecheck (an internal
+        // error here): its body is not lowered.
+        if *is_async {
+            self.refused_statement(&l.at);
             false
         } else if matches!(hir.exprs[l.iter], hir::Expr::Subscript { .. }) && self.is_tuple_expr(l.iter) {
             // `for x in t[1:]`: a slice of a tuple, not of an array.
@@ -2057,33 +1922,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
         } else {
             self.for_over_range(&l)
         };
-        if !lowered {
-            // A `prange` inside a refused one runs serially, as inside one
-            // that is lowered (the typecheck's `prange_breaks`).
-            let prange = !*is_async
-                && matches!(&hir.exprs[l.iter], hir::Expr::Call { func, .. }
-                    if matches!(self.target_of(*func), Some(Target::Builtin(Builtin::Prange))));
-            self.parallel_depth += u32::from(prange);
-            self.rejected_loop(body, orelse);
-            self.parallel_depth -= u32::from(prange);
-        }
-    }
-
-    /// A loop refused with a diagnostic: its body and `else` clause are
-    /// still checked, so that the errors in them are reported with the
-    /// refusal (`break` and `continue` in the body leave this loop, which
-    /// nothing enters; what it binds stays without a type, its uses quiet).
-    fn rejected_loop(&mut self, body: &[hir::StmtId], orelse: &[hir::StmtId]) {
-        let next = self.block("next");
-        let exit = self.block("endfor");
-        self.loops.push(Loop { next, exit, broken: false, parallel: false });
-        self.rejected_block(body);
-        self.loops.pop();
-        self.br(next);
-        self.enter(next);
-        self.rejected_block(orelse);
-        self.br(exit);
-        self.enter(exit);
     }
 
     fn for_over_range(&mut self, f: &ForLoop) -> bool {
@@ -2095,8 +1933,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // Refused by the typecheck (`typeck::Solver::for_error`), and
             // where it types the iterable.
             if over_range {
-                self.refused_statement(f.id, &self.range(f.target));
-                self.refused_iterable(f.iter);
+                self.refused_statement(&self.range(f.target));
             } else {
                 self.iterable_refused(f);
             }
@@ -2130,69 +1967,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let reductions = if prange {
             match self.prange_reductions(f, var) {
                 Some(r) => r,
-                None => {
-                    self.refused_iterable(f.iter);
-                    return false;
-                }
+                None => return false,
             }
         } else {
             Vec::new()
         };
-        // Bounds the typecheck refuses (`typeck::Solver::range_error`).
-        if self.refused_stmts.get(f.id).is_some() {
-            self.refused_iterable(f.iter);
-            return false;
-        }
         let Some(bounds) = self.range_bounds(iter_at, args, keywords) else {
             return false;
         };
         self.count_over_range(f, var, iter_at, bounds, parallel, reductions)
     }
 
-    /// The iterable `iter` of a `for` loop the typecheck refuses, checked
-    /// for the errors only the lowering finds in what the typecheck does
-    /// not type: the arguments of `range`, `prange`, `enumerate`, `zip`
-    /// and `np.ndindex` (a `range` among `zip`'s, its own), the elements
-    /// of a tuple or list display, or the iterable itself.
-    fn refused_iterable(&mut self, iter: hir::ExprId) {
-        let hir = self.hir;
-        let mut pending = vec![iter];
-        while let Some(e) = pending.pop() {
-            if self.expr_types.get(e).is_some() {
-                continue;
-            }
-            let parts: Option<&[hir::ExprId]> = match &hir.exprs[e] {
-                // A local holding a range is only iterated.
-                hir::Expr::Name(_) if self.held_range(e).is_some() => Some(&[]),
-                hir::Expr::Tuple(elts) | hir::Expr::List(elts) => Some(elts),
-                hir::Expr::Call { func, args, .. } => match &hir.exprs[*func] {
-                    hir::Expr::Name(hir::Name::Free(n)) if matches!(&**n, "enumerate" | "zip") => Some(args),
-                    _ if self.iterates_ndindex(e) => Some(args),
-                    _ => match self.target_of(*func) {
-                        Some(Target::Builtin(Builtin::Range | Builtin::Prange)) => Some(args),
-                        _ => None,
-                    },
-                },
-                _ => None,
-            };
-            match parts {
-                Some(parts) => pending.extend(parts.iter().rev()),
-                None => {
-                    self.expr(e);
-                }
-            }
-        }
-    }
-
     /// The iterable of the loop `f`, which is not one a `for` loop runs
     /// over: refused by the typecheck where it types it
-    /// (`typeck::Solver::for_error`); else lowered for its own errors, and
-    /// refused here only when it has none (a value the typecheck does not
-    /// type, such as `None`).
+    /// (`typeck::Solver::for_error`).
     fn iterable_refused(&mut self, f: &ForLoop) {
-        if self.refused_stmts.get(f.id).is_some() || self.refused.get(f.iter).is_some() {
-            return;
-        }
         if !matches!(self.expr(f.iter), Val::Err) {
             self.err(&self.range(f.iter), typeck::loops::FOR_ITERABLE);
         }
@@ -2416,17 +2205,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let hir = self.hir;
         let iter_at = self.range(f.iter);
         let enumerate_or_zip = |func: &hir::ExprId| matches!(&hir.exprs[*func], hir::Expr::Name(hir::Name::Free(n)) if matches!(&**n, "enumerate" | "zip"));
-        // Refused by the typecheck (`typeck::Solver::for_error`): always
-        // for `enumerate` and `zip` of the wrong forms or targets, where it
-        // types the arrays for the others.
-        if self.refused_stmts.get(f.id).is_some() {
-            self.refused_iterable(f.iter);
-            return false;
-        }
         let (counted, sources): (bool, Vec<hir::ExprId>) = match &hir.exprs[f.iter] {
             hir::Expr::Call { func, args, keywords } if enumerate_or_zip(func) => {
                 if let Some(k) = keywords.first() {
-                    self.refused_statement(f.id, &k.range);
+                    self.refused_statement(&k.range);
                     return false;
                 }
                 let hir::Expr::Name(hir::Name::Free(n)) = &hir.exprs[*func] else {
@@ -2434,13 +2216,13 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 };
                 if &**n == "enumerate" {
                     if args.len() != 1 {
-                        self.refused_statement(f.id, &iter_at);
+                        self.refused_statement(&iter_at);
                         return false;
                     }
                     (true, args.to_vec())
                 } else {
                     if args.is_empty() {
-                        self.refused_statement(f.id, &iter_at);
+                        self.refused_statement(&iter_at);
                         return false;
                     }
                     (false, args.to_vec())
@@ -2466,7 +2248,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             // The typecheck refuses the targets of `enumerate` and `zip`
             // always, of an array where it types it.
             if stepped {
-                self.refused_statement(f.id, &at);
+                self.refused_statement(&at);
             } else {
                 self.err(&at, message);
             }
@@ -2601,33 +2383,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.call(postc_ir::builtins::PRANGE, &args, None, "");
     }
 
-    fn return_(&mut self, id: hir::StmtId, at: TextRange, value: Option<hir::ExprId>) {
+    fn return_(&mut self, at: TextRange, value: Option<hir::ExprId>) {
         let hir = self.hir;
-        // Refused by the typecheck (`typeck::Solver::return_error`): the
-        // value is checked for the errors only the lowering finds.
-        if self.refused_stmts.get(id).is_some() {
-            let optional_display = self.decl.ret.is_none() && !self.optional_results.is_empty();
-            match value.map(|v| (v, &hir.exprs[v])) {
-                // A display of an unannotated tuple result, whose elements
-                // may be `None` where the other `return`s type them.
-                Some((_, hir::Expr::Tuple(elements))) if optional_display => {
-                    for (k, &e) in elements.iter().enumerate() {
-                        if self.optional_results.contains_key(&k) {
-                            self.expr_maybe_none(e);
-                        } else {
-                            self.expr(e);
-                        }
-                    }
-                }
-                Some((_, hir::Expr::None)) | None => {}
-                Some((v, _)) => {
-                    self.expr(v);
-                }
-            }
-            self.b.unreachable();
-            self.open = false;
-            return;
-        }
         if self.decl.ret_maybe_none && !self.decl.ret_poisoned {
             self.return_maybe_none(at, value);
             return;
@@ -2706,11 +2463,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 self.b.ret(None);
             }
             (None, Some(_)) => {
-                self.refused_statement(id, &at);
+                self.refused_statement(&at);
                 self.b.unreachable();
             }
             (Some(v), Some(_)) if is_none(v) => {
-                self.refused_statement(id, &at);
+                self.refused_statement(&at);
                 self.b.unreachable();
             }
             (Some(v), Some(t)) => {
@@ -2950,21 +2707,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.b.ret(Some(x));
     }
 
-    fn assert_(&mut self, id: hir::StmtId, at: TextRange, test: hir::ExprId, msg: Option<hir::ExprId>) {
+    fn assert_(&mut self, at: TextRange, test: hir::ExprId, msg: Option<hir::ExprId>) {
         let hir = self.hir;
         let msg = match msg {
             None => "assertion failed".to_owned(),
             Some(m) => match &hir.exprs[m] {
                 hir::Expr::Literal(Lit::Str(s)) => format!("assertion failed: {s}"),
                 _ => {
-                    self.refused_statement(id, &at);
-                    // What the message holds is checked, not the message
-                    // again (an f-string is refused once, as a message).
-                    match &hir.exprs[m] {
-                        hir::Expr::Refused { .. } => self.check_refused_parts(m),
-                        _ => self.expr(m),
-                    };
-                    self.cond(test);
+                    self.refused_statement(&at);
                     return;
                 }
             },
@@ -2981,10 +2731,10 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// raises as that exception. Only CPython's built-in exceptions, with
     /// no message or a string literal, can be raised.
     /// What the typecheck refuses (`typeck::raise_error`) is not lowered.
-    fn raise_(&mut self, id: hir::StmtId, at: TextRange, exc: Option<hir::ExprId>, cause: Option<hir::ExprId>) {
+    fn raise_(&mut self, at: TextRange, exc: Option<hir::ExprId>, cause: Option<hir::ExprId>) {
         let hir = self.hir;
         let Some(exc) = exc.filter(|_| cause.is_none()) else {
-            self.refused_statement(id, &at);
+            self.refused_statement(&at);
             return;
         };
         let (callee, call) = match &hir.exprs[exc] {
@@ -2994,26 +2744,21 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let name = match &hir.exprs[callee] {
             hir::Expr::Name(hir::Name::Free(n)) if RAISABLE.contains(&&**n) => &**n,
             _ => {
-                self.refused_statement(id, &at);
-                let arguments =
-                    call.into_iter().flat_map(|(args, kws)| args.iter().copied().chain(kws.iter().map(|k| k.value)));
-                for a in arguments {
-                    self.check_unreached_argument(a);
-                }
+                self.refused_statement(&at);
                 return;
             }
         };
         let msg = match call {
             None => name.to_owned(),
             Some((_, keywords)) if !keywords.is_empty() => {
-                self.refused_statement(id, &at);
+                self.refused_statement(&at);
                 return;
             }
             Some((args, _)) => match args.first().map(|&a| (a, &hir.exprs[a])) {
                 None => name.to_owned(),
                 Some((_, hir::Expr::Literal(Lit::Str(s)))) if args.len() == 1 => format!("{name}: {s}"),
                 Some((_, _)) => {
-                    self.refused_statement(id, &at);
+                    self.refused_statement(&at);
                     return;
                 }
             },

@@ -29,12 +29,6 @@ impl FnLower<'_, '_> {
         let hir = self.hir;
         let hir::Expr::Call { args, .. } = &hir.exprs[f.iter] else { unreachable!("an `np.ndindex` call") };
         let iter_at = self.range(f.iter);
-        // Refused by the typecheck (`typeck::Solver::for_error`) where it
-        // types the shape.
-        if self.refused_stmts.get(f.id).is_some() {
-            self.refused_iterable(f.iter);
-            return false;
-        }
         let given: Vec<(Val, TextRange)> = args.iter().map(|&a| (self.expr(a), self.range(a))).collect();
         let extents_given: Vec<(Val, TextRange)> = match &given[..] {
             [(Val::Tuple(elts), at)] => elts.iter().map(|v| (v.clone(), *at)).collect(),

@@ -472,7 +472,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn prange_reductions(&mut self, f: &ForLoop, var: &str) -> Option<Vec<(String, char)>> {
         let checked = prange_body(self.hir, &self.name_uses, f.id, var);
         if let Some((at, _)) = checked.errors.first() {
-            self.refused_statement(f.id, at);
+            self.refused_statement(at);
             return None;
         }
         Some(checked.reductions)

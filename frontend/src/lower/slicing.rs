@@ -817,9 +817,6 @@ impl FnLower<'_, '_> {
     /// reports it where it types the array written (`caught`: where it
     /// checks this write); else it is reported here.
     pub(super) fn read_only_write(&mut self, written: hir::ExprId, caught: bool) -> Val {
-        if self.read_only_reported.contains_idx(written) {
-            return Val::Err;
-        }
         let at = self.range(written);
         if caught && self.expr_types.contains_idx(written) {
             return self.unrefused(&at);

@@ -678,13 +678,6 @@ impl<'a, 'c> FnLower<'a, 'c> {
     pub(super) fn for_over_tuple(&mut self, f: &ForLoop) -> bool {
         let hir = self.hir;
         let iter_at = self.range(f.iter);
-        // Refused by the typecheck (`typeck::Solver::for_error`) where it
-        // types the tuple; the same errors are the lowering's for the
-        // values it does not type.
-        if self.refused_stmts.get(f.id).is_some() {
-            self.refused_iterable(f.iter);
-            return false;
-        }
         // `for x in t`, or `for a, b in ((1, 2), (3, 4))` unpacking each.
         let names: Option<&[crate::hir::ExprId]> = match &hir.exprs[f.target] {
             crate::hir::Expr::Name(_) => None,
