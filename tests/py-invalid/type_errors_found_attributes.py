@@ -1,4 +1,4 @@
-# error: the attributes and methods of values that have none in compiled code are the typecheck's: an attribute of a number, a tuple or an array passed as an argument, printed or indexed (`shape`, `T`, `ndim`, `real`), `x.shape[k]` of a number given to `range`, and the array methods called of what the lowering does not call them of (`.sort()` of a number or a string, `.var()` of a tuple, `.dot` of what is no local)
+# error: the attributes and methods of values that have none in compiled code are the typecheck's: an attribute of a number, a tuple or an array passed as an argument, printed, indexed or given a method (`shape`, `T`, `ndim`, `real`), `x.shape[k]` of a number given to `range`, and the array methods called of what the lowering does not call them of (`.sort()` of a number or a string, `.var()` of a tuple or of an attribute a number does not have, `.dot` of what is no local)
 import numpy as np
 from postyp import Float64, Int64
 
@@ -12,6 +12,7 @@ def attributes_as_arguments(a: Float64[:], m: Float64[:, :], x: Float64, n: Int6
     print(t.real)
     print(len(x.shape))
     print(t.T[0])
+    print(t.T.sum())
     return np.dot(x.T, a) + np.sum(m.T)
 
 
@@ -32,5 +33,6 @@ def methods_of_other_receivers(a: Float64[:], x: Float64) -> Float64:
     "abc".sort()
     None.sort()
     r.std()
+    x.T.var()
     np.zeros(3).dot(a)
     return (a + 1.0).dot(a)

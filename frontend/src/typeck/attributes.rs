@@ -29,13 +29,11 @@ impl Solver<'_> {
         if self.not_values.get(e).is_none() {
             return true;
         }
-        if self.arguments.get(e).is_none() {
-            return false;
-        }
         let body = self.body;
         let Some(holder) = self.holder_of(e) else { return false };
         match &body.exprs[holder] {
             Expr::Subscript { base, .. } if *base == e => attr != "shape" && self.read_as_argument(holder),
+            Expr::Attribute { .. } => self.read_as_argument(e),
             Expr::Call { func, args, keywords } if *func != e => {
                 let shape_of_creation = attr == "shape"
                     && matches!(
@@ -51,18 +49,27 @@ impl Solver<'_> {
     }
 
     /// Whether the lowering lowers `e` as a value: it is read as a value,
-    /// or it is an argument of a call or the base of a subscript that is.
+    /// or it is an argument of a call, the base of a subscript or the
+    /// receiver of an array method (`t.T[i].mean()`) that is.
     pub(super) fn read_as_argument(&self, e: ExprId) -> bool {
         if self.not_values.get(e).is_none() {
             return true;
         }
-        if self.arguments.get(e).is_none() {
-            return false;
-        }
+        let body = self.body;
         let Some(holder) = self.holder_of(e) else { return false };
-        match &self.body.exprs[holder] {
+        match &body.exprs[holder] {
             Expr::Subscript { base, .. } if *base == e => self.read_as_argument(holder),
             Expr::Call { func, .. } if *func != e => self.read_as_argument(holder),
+            // The receiver of a method the lowering calls of any value,
+            // which it lowers first.
+            Expr::Attribute { attr, .. } if array_method(attr).is_some() || matches!(&**attr, "conjugate" | "conj") => {
+                match self.holder_of(holder) {
+                    Some(call) if matches!(body.exprs[call], Expr::Call { func, .. } if func == holder) => {
+                        self.read_as_argument(call)
+                    }
+                    _ => false,
+                }
+            }
             _ => false,
         }
     }
@@ -95,10 +102,20 @@ impl Solver<'_> {
     /// `.dot` of what is not a local, `.var`, `.std`, `.trace` of what is
     /// not an array, `.sort`, `.argsort` of what is not an array local or
     /// a view (`r.sort()` of a number, `(1, 2).var()`, `None.sort()`). Not
-    /// of a value left without a type (its error is reported).
+    /// of a value left without a type (its error is reported), but `None`
+    /// and an attribute a value does not have.
     pub(super) fn method_of_other_receiver(&self, func: ExprId, base: ExprId, attr: &str, args: &[ExprId]) -> bool {
+        // A receiver with no type but `None` or an attribute of a typed
+        // value that has none (`x.T.var()` of a number) holds no error of
+        // its own.
+        let known = self.ty(base).is_some()
+            || match self.body.exprs[base] {
+                Expr::None => true,
+                Expr::Attribute { base: of, .. } => self.ty(of).is_some() && !self.was_refused(base),
+                _ => false,
+            };
         receiver_bound(attr)
-            && (self.ty(base).is_some() || matches!(self.body.exprs[base], Expr::None))
+            && known
             && self.dot_operands(func, args).is_none()
             && self.numpy_array_function(func).is_none()
     }
