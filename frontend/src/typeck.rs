@@ -2225,7 +2225,7 @@ impl Solver<'_> {
             }
             Expr::Attribute { base, attr } if &**attr == "shape" => match self.ty(*base)? {
                 Ty::Arr(ty) => Some(Ty::Tuple(vec![extent(); ty.ndim()?])),
-                _ => None,
+                other => self.shape_of_non_array(e, &other),
             },
             // `np.pi`, `math.pi`, `postc.math.pi`: Python floats.
             Expr::Attribute { base, attr } if self.constant_of_module(*base, attr).is_some() => {
@@ -2259,8 +2259,8 @@ impl Solver<'_> {
                 }
                 let base_ty = self.ty(*base)?;
                 // `a.dtype` is read where a dtype is (`dtype=a.dtype`).
-                let read = self.not_values.get(e).is_none() && &**attr != "dtype";
-                if let (Some((whole, message)), true) = (attribute_error(Some(&base_ty), attr), read) {
+                let error = attribute_error(Some(&base_ty), attr);
+                if let (Some((whole, message)), true) = (error, self.attribute_read(e, attr)) {
                     let at = if whole { self.body.expr_ranges[e] } else { self.body.attr_ranges[e] };
                     return self.refuse(e, at, message);
                 }
@@ -2563,12 +2563,13 @@ impl Solver<'_> {
         if let Expr::Attribute { base: array, attr } = &self.body.exprs[base] {
             // `a.T[i, j]` and other attributes are arrays, below.
             if &**attr == "shape" {
-                // Where a value is read (not a target).
-                let read = self.not_values.get(s).is_none();
+                // Where a value is read (not a target), an argument
+                // included (`range(a.shape[0])`).
+                let read = || self.read_as_argument(s);
                 let index_at = self.body.expr_ranges[index];
                 let ty = match self.ty(*array)? {
                     Ty::Arr(ty) => ty,
-                    _ if read => return self.refuse(s, self.body.expr_ranges[*array], SHAPE_OF_NOT_AN_ARRAY),
+                    _ if read() => return self.refuse(s, self.body.expr_ranges[*array], SHAPE_OF_NOT_AN_ARRAY),
                     _ => return None,
                 };
                 // A literal axis, as written (not a constant's name).
@@ -2580,12 +2581,12 @@ impl Solver<'_> {
                     }
                     // `a.shape[:-1]`: a slice of the tuple of extents.
                     Expr::Slice { .. } => return self.tuple_element(s, vec![extent(); ty.ndim()?], index),
-                    _ if read => return self.refuse(s, index_at, SHAPE_AXIS_NOT_CONSTANT),
+                    _ if read() => return self.refuse(s, index_at, SHAPE_AXIS_NOT_CONSTANT),
                     _ => return None,
                 };
                 let axes = ty.ndim()? as i128;
                 let axis = if k < 0 { k + axes } else { k };
-                if !(0..axes).contains(&axis) && read {
+                if !(0..axes).contains(&axis) && read() {
                     return self.refuse(s, index_at, axis_out_of_range(k, axes));
                 }
                 return (0..axes).contains(&axis).then(extent);
@@ -5128,7 +5129,8 @@ impl Solver<'_> {
                     // reported).
                     None if !matches!(body.exprs[root], Expr::Name(Name::Global(_) | Name::Free(_)))
                         && (!matches!(body.exprs[root], Expr::Name(_)) || self.ty(root).is_some())
-                        && !methods::method_compiles(attr) =>
+                        && (!methods::method_compiles(attr)
+                            || self.method_of_other_receiver(func, *base, attr, args)) =>
                     {
                         let shown = body.dotted(func).unwrap_or_else(|| format!(".{attr}"));
                         Some((func_at, TargetError::NotCallable(&shown).message()))
@@ -7065,6 +7067,7 @@ pub(crate) fn numpy_error(op: NpOp, name: &str, n: usize, args: &[Option<&Ty>]) 
 
 mod arrays;
 pub(crate) mod assignments;
+mod attributes;
 mod calls;
 pub(crate) mod dtype_locals;
 mod expressions;
