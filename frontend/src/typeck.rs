@@ -1988,7 +1988,7 @@ impl Solver<'_> {
                 }
                 if *op != ast::UnaryOp::Not {
                     if let Some(t) = self.elementwise(std::slice::from_ref(&v), |e| unary(*op, e[0].clone())) {
-                        return t;
+                        return t.or_else(|| self.refuse_unary_elements(e, *op, &v));
                     }
                 }
                 if let Some(message) = unary_error(*op, &v) {
@@ -2484,7 +2484,7 @@ impl Solver<'_> {
             // `a.T[i, j]` and other attributes are arrays, below.
             if &**attr == "shape" {
                 // Where a value is read (not a target).
-                let read = self.not_values.get(s).is_none();
+                let read = self.not_values.get(s).is_none() || self.shape_read_as_argument(s, index);
                 let index_at = self.body.expr_ranges[index];
                 let ty = match self.ty(*array)? {
                     Ty::Arr(ty) => ty,
@@ -3718,6 +3718,9 @@ impl Solver<'_> {
         use crate::lower::arrays::{removed_dtype_error, unknown_dtype_error, TEXT_ARRAY};
         let body = self.body;
         let at = |e: ExprId| body.expr_ranges[e];
+        if let Some(error) = self.dtype_form_error(d) {
+            return Some(error);
+        }
         if let Some(name) = self.numpy_attr(d) {
             if let Some(message) = removed_dtype_error(name) {
                 return Some((at(d), message));
@@ -6995,6 +6998,7 @@ pub(crate) mod lists;
 pub(crate) mod loops;
 pub(crate) mod maybe_none;
 mod methods;
+mod misuses;
 mod numpy_functions;
 mod presence;
 mod printing;

@@ -1,0 +1,82 @@
+//! The typecheck's refusals of values written where the lowering takes
+//! another kind of thing, each with the lowering's message:
+//!
+//! - a dtype argument (`np.zeros(n, dtype=d)`, `a.astype(d)`,
+//!   `np.iinfo(d)`) that no dtype can be: a number, a tuple, a call,
+//!   `None` or any other expression that is not a name, an attribute or a
+//!   string, and a local holding a value (a number, an array, a tuple)
+//!   and never bound to a dtype;
+//! - `a.shape[k]` given as an argument of a call (`range(a.shape[k])`),
+//!   which the lowering reads as any other: an axis that is not a
+//!   constant, or one out of range, as where it is read elsewhere;
+//! - a unary operator on a whole array whose elements it refuses
+//!   (`~a` of floats: its message for numbers of their type), which the
+//!   lowering's scalar rules meet as arithmetic on a whole array;
+//! - a number (a scalar local, an array's element) updated in place by
+//!   an array (`s += a`), which the lowering's `binop` refuses.
+
+use super::*;
+use crate::lower::arrays::unknown_dtype_error;
+use crate::lower::expr::{whole_array_arithmetic_error, WHOLE_ARRAY_ARITHMETIC};
+
+impl Solver<'_> {
+    /// Why the lowering's `dtype_arg` certainly refuses `d` for its form:
+    /// it reads a dtype only from a name, an attribute or a string, and
+    /// from a local only where it is bound to a dtype (a local typed as a
+    /// value never is).
+    pub(super) fn dtype_form_error(&self, d: ExprId) -> Option<(TextRange, String)> {
+        let body = self.body;
+        let shown = match &body.exprs[d] {
+            Expr::Name(Name::Local(id)) => {
+                if self.states[*id].dtype.is_some() || self.ty(d).is_none() {
+                    return None;
+                }
+                body.dotted(d)?
+            }
+            // Refused constructs and integers too large have their errors.
+            Expr::Name(_)
+            | Expr::Attribute { .. }
+            | Expr::Literal(Lit::Str(_))
+            | Expr::Refused { .. }
+            | Expr::IntTooLarge => return None,
+            _ => body.construct_name(d).to_owned(),
+        };
+        Some((body.expr_ranges[d], unknown_dtype_error(&shown)))
+    }
+
+    /// Whether `a.shape[index]` (the subscript `s`) is an argument of a
+    /// call the lowering lowers, and so read as a value: arguments are
+    /// not values for the sweep in general (`len(xs)` of a list), but an
+    /// extent is read as one by every call, and only the parts the
+    /// lowering skips (annotations, refused statements) have their whole
+    /// subtree, the index too, among the expressions not read.
+    pub(super) fn shape_read_as_argument(&self, s: ExprId, index: ExprId) -> bool {
+        let body = self.body;
+        self.not_values.get(index).is_none()
+            && body.exprs.iter().any(|(_, e)| match e {
+                Expr::Call { args, keywords, .. } => args.contains(&s) || keywords.iter().any(|k| k.value == s),
+                _ => false,
+            })
+    }
+
+    /// Refuses `e`, the unary operator `op` on the array `v` whose
+    /// elements it refuses (`~a` of floats, `+a` of bools), with the
+    /// operator's message for a number of the elements' type. `None`
+    /// always: the expression has no type.
+    pub(super) fn refuse_unary_elements(&self, e: ExprId, op: ast::UnaryOp, v: &Ty) -> Option<Ty> {
+        let Ty::Arr(a) = v else { return None };
+        if a.ndim().is_none() || a.dtype.is_text() {
+            return None;
+        }
+        let element = Ty::Num { s: Scalar::strong(a.dtype), nonneg: false };
+        let message = unary_error(op, &element)?;
+        self.refuse_here(e, whole_array_arithmetic_error(&message))
+    }
+}
+
+/// Why a number (a local holding one, an array's element) cannot be
+/// updated in place by `value` (of the type `value`): an array, which the
+/// lowering's `binop` of the number and the array refuses.
+pub(super) fn number_updated_by_array_error(value: &Ty) -> Option<&'static str> {
+    matches!(value, Ty::Arr(_)).then_some(WHOLE_ARRAY_ARITHMETIC)
+}
