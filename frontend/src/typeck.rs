@@ -1771,6 +1771,7 @@ impl Solver<'_> {
         self.check_list_elements(s);
         self.check_ternary_that_may_be_none(s);
         self.check_absent_reads_in_parts(s);
+        self.check_held_ranges(s);
         let error = match &self.body.stmts[s] {
             Stmt::For { is_async: false, target, iter, .. } => {
                 self.for_error(*target, *iter).or_else(|| self.range_error(*iter))
@@ -2717,6 +2718,9 @@ impl Solver<'_> {
             }
             let picked = slice_indices(elems.len(), start, stop, step.unwrap_or(1));
             return Some(Ty::Tuple(picked.into_iter().map(|i| elems[i].clone()).collect()));
+        }
+        if read && self.refuse_tuple_index_slices(index) {
+            return None;
         }
         let i = self.ty(index)?;
         if read {

@@ -13,7 +13,13 @@
 //!   (`~a` of floats: its message for numbers of their type), which the
 //!   lowering's scalar rules meet as arithmetic on a whole array;
 //! - a number (a scalar local, an array's element) updated in place by
-//!   an array (`s += a`), which the lowering's `binop` refuses.
+//!   an array (`s += a`), which the lowering's `binop` refuses;
+//! - the `range(...)` a local holds (`r = range(0, 2.5)`, either arm of
+//!   `range(n) if c else range(m)`) whose arguments the lowering's
+//!   `range_bounds` refuses, as those of a `range` a loop runs over;
+//! - a tuple indexed with slices or `...` among several indices
+//!   (`t[:, 0]`, `t[::-1, ::2]`) or with `...` alone, whose index the
+//!   lowering reads as a tuple display of those constructs.
 
 use super::*;
 use crate::lower::arrays::unknown_dtype_error;
@@ -57,6 +63,41 @@ impl Solver<'_> {
                 Expr::Call { args, keywords, .. } => args.contains(&s) || keywords.iter().any(|k| k.value == s),
                 _ => false,
             })
+    }
+
+    /// Refuses the statement `s` binding a local that holds a `range`
+    /// (`r = range(...)`) to a `range` whose arguments the lowering
+    /// refuses (see [`Solver::range_error`]), at the first of them.
+    pub(super) fn check_held_ranges(&self, s: StmtId) {
+        let body = self.body;
+        let Stmt::Assign { targets, value } = &body.stmts[s] else { return };
+        let [target] = targets[..] else { return };
+        let Expr::Name(Name::Local(id)) = body.exprs[target] else { return };
+        if !self.holds_range(id) {
+            return;
+        }
+        let Some(calls) = range_value(body, *value) else { return };
+        if let Some((at, message)) = calls.iter().find_map(|&call| self.range_error(call)) {
+            self.refuse_statement(s, at, message);
+        }
+    }
+
+    /// Refuses each slice and `...` of `index`, the index of a tuple read:
+    /// several indices (`t[:, 0]`) or `...` alone, which the lowering
+    /// reads as values, each refused as a construct (a slice alone is the
+    /// tuple's slice). Whether any was.
+    pub(super) fn refuse_tuple_index_slices(&self, index: ExprId) -> bool {
+        let body = self.body;
+        let refused = |e: &ExprId| matches!(body.exprs[*e], Expr::Slice { .. } | Expr::Ellipsis);
+        let parts: Vec<ExprId> = match &body.exprs[index] {
+            Expr::Tuple(elts) => elts.iter().copied().filter(refused).collect(),
+            Expr::Ellipsis => vec![index],
+            _ => return false,
+        };
+        for &p in &parts {
+            self.refuse_here(p, refused_construct_error(body.construct_name(p)));
+        }
+        !parts.is_empty()
     }
 
     /// Refuses `e`, the unary operator `op` on the array `v` whose
