@@ -1199,7 +1199,10 @@ impl Solver<'_> {
         let bounds: Option<Vec<Bound>> = match &self.body.exprs[value] {
             _ if targets.iter().any(nested) => None,
             Expr::Tuple(values) | Expr::List(values) => {
-                let plain = values.len() == targets.len() && !values.iter().any(nested);
+                // A tuple display among the values binds a tuple, as the
+                // lowering's unpacking binds it.
+                let refused = |e: &ExprId| matches!(self.body.exprs[*e], Expr::List(_) | Expr::Starred(_));
+                let plain = values.len() == targets.len() && !values.iter().any(refused);
                 plain.then(|| values.iter().map(|v| Bound::Value(*v)).collect())
             }
             Expr::Attribute { base, attr } if &**attr == "shape" => {
