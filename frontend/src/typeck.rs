@@ -2305,7 +2305,7 @@ impl Solver<'_> {
                 (ordered && self.comparable(*op, &e[0], &e[1])).then(|| bool_result(false))
             };
             if let Some(t) = self.elementwise(&tys, element) {
-                return t;
+                return t.or_else(|| self.refuse_compared_elements(e, *op, &tys));
             }
         }
         if let ([op], [l, r]) = (ops, &tys[..]) {

@@ -1,6 +1,6 @@
-# error: values written where compiled code takes another kind of thing are the typecheck's: a dtype argument that is a number, a tuple, a call, `None` or a local holding a value; `a.shape[k]` given to a call with an axis that is not a constant or out of range; a unary operator on an array whose elements it refuses; a number updated in place by an array
+# error: values written where compiled code takes another kind of thing are the typecheck's: a dtype argument that is a number, a tuple, a call, `None` or a local holding a value; `a.shape[k]` given to a call with an axis that is not a constant or out of range; a unary operator or a comparison on an array whose elements it refuses; a number updated in place by an array
 import numpy as np
-from postyp import Float64, Int64, Out
+from postyp import Bool, Complex128, Float64, Int64, Out
 
 
 def dtypes(n: Int64, x: Float64[:]) -> Float64:
@@ -29,6 +29,13 @@ def unary(p: bool, x: Float64[:]) -> bool:
     y = ~x
     z = +(x > 0.0)
     return p + y[0] & ~(p * np.zeros(3)) | z[0]
+
+
+def compared(a: Float64[:], z: Complex128[:]) -> Bool[:]:
+    c = 1j < a
+    d = z >= a
+    e = a < "s"
+    return c
 
 
 def updates(n: Int64, x: Float64[:], out: Out[Float64[:]]) -> Float64:

@@ -12,6 +12,9 @@
 //! - a unary operator on a whole array whose elements it refuses
 //!   (`~a` of floats: its message for numbers of their type), which the
 //!   lowering's scalar rules meet as arithmetic on a whole array;
+//! - a comparison of whole arrays whose elements it refuses (`a < 1j`:
+//!   no order of complex numbers, no common dtype), which the lowering's
+//!   scalar rules meet as a comparison of what is not a number;
 //! - a number (a scalar local, an array's element) updated in place by
 //!   an array (`s += a`), which the lowering's `binop` refuses;
 //! - the `range(...)` a local holds (`r = range(0, 2.5)`, either arm of
@@ -100,18 +103,39 @@ impl Solver<'_> {
         !parts.is_empty()
     }
 
+    /// Refuses `e`, the comparison `l op r` (`tys`) of an array whose
+    /// elements it refuses (`a < 1j`), with its message for numbers of the
+    /// elements' types. `None` always: the expression has no type.
+    pub(super) fn refuse_compared_elements(&self, e: ExprId, op: ast::CmpOp, tys: &[Ty]) -> Option<Ty> {
+        let [l, r] = tys else { return None };
+        let (el, er) = (array_element(l)?, array_element(r)?);
+        let message = scalar_comparison_error(op, &el, &er)?;
+        self.refuse_here(e, whole_array_arithmetic_error(&message))
+    }
+
     /// Refuses `e`, the unary operator `op` on the array `v` whose
     /// elements it refuses (`~a` of floats, `+a` of bools), with the
     /// operator's message for a number of the elements' type. `None`
     /// always: the expression has no type.
     pub(super) fn refuse_unary_elements(&self, e: ExprId, op: ast::UnaryOp, v: &Ty) -> Option<Ty> {
-        let Ty::Arr(a) = v else { return None };
-        if a.ndim().is_none() || a.dtype.is_text() {
+        if !matches!(v, Ty::Arr(_)) {
             return None;
         }
-        let element = Ty::Num { s: Scalar::strong(a.dtype), nonneg: false };
+        let element = array_element(v)?;
         let message = unary_error(op, &element)?;
         self.refuse_here(e, whole_array_arithmetic_error(&message))
+    }
+}
+
+/// The element of `t` as an operator takes it: a number of an array of
+/// numbers of a known number of axes, or the number `t` is.
+fn array_element(t: &Ty) -> Option<Ty> {
+    match t {
+        Ty::Arr(a) if a.ndim().is_some() && !a.dtype.is_text() => {
+            Some(Ty::Num { s: Scalar::strong(a.dtype), nonneg: false })
+        }
+        Ty::Num { .. } | Ty::Lit { .. } => Some(t.clone()),
+        _ => None,
     }
 }
 
