@@ -2874,7 +2874,7 @@ impl Solver<'_> {
             let refs: Vec<Option<&Ty>> = tys.iter().map(Some).collect();
             return match f {
                 Library::Numpy(op, name) => match self.elementwise(&tys, |e| numpy_ufunc(op, e)) {
-                    Some(t) => t,
+                    Some(t) => t.or_else(|| self.refuse_unfused_ufunc(e, args, op, name, &tys)),
                     None if op == NpOp::Around => match self.numpy_round_error(e, name, args, &tys) {
                         Some((at, message)) => self.refuse(e, at, message),
                         None => numpy_ufunc(op, &tys),

@@ -1,4 +1,4 @@
-# error: the ranges held in locals whose arguments compiled code refuses (not integers, a step of zero, in either arm of a conditional) and the tuples indexed with slices or `...` among several indices are the typecheck's
+# error: the ranges held in locals whose arguments compiled code refuses (not integers, a step of zero, in either arm of a conditional) the tuples indexed with slices or `...` among several indices, and the NumPy ufuncs of an array beside a tuple or a string are the typecheck's
 import numpy as np
 from postyp import Float64, Int64
 
@@ -27,3 +27,10 @@ def tuple_indices(j: Int64) -> Float64:
     e = (1, 2)[...]
     f = (1.0, 2.0)[..., 0]
     return 1.0
+
+
+def ufuncs(a: Float64[:]) -> Float64[:]:
+    b = np.minimum(a, (1, 2))
+    c = np.hypot((1.0, 2.0), a)
+    d = np.maximum(a, "s")
+    return a

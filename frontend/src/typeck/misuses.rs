@@ -15,6 +15,9 @@
 //! - a comparison of whole arrays whose elements it refuses (`a < 1j`:
 //!   no order of complex numbers, no common dtype), which the lowering's
 //!   scalar rules meet as a comparison of what is not a number;
+//! - a NumPy ufunc of an array it does not apply element by element (a
+//!   tuple among its arguments, elements it refuses), which the
+//!   lowering's `numpy_call` meets as a ufunc of scalars given an array;
 //! - a number (a scalar local, an array's element) updated in place by
 //!   an array (`s += a`), which the lowering's `binop` refuses;
 //! - the `range(...)` a local holds (`r = range(0, 2.5)`, either arm of
@@ -111,6 +114,32 @@ impl Solver<'_> {
         let (el, er) = (array_element(l)?, array_element(r)?);
         let message = scalar_comparison_error(op, &el, &er)?;
         self.refuse_here(e, whole_array_arithmetic_error(&message))
+    }
+
+    /// Refuses `e`, the call of the NumPy ufunc `numpy.name` (`op`) of
+    /// the arguments `args` (of the types `tys`, an array among them) that
+    /// is not a whole-array expression: a tuple among the arguments (said
+    /// of the tuple), or an array given to the ufunc of scalars (the
+    /// lowering's message). `np.round` has its own checks. `None` always.
+    pub(super) fn refuse_unfused_ufunc(
+        &self,
+        e: ExprId,
+        args: &[ExprId],
+        op: NpOp,
+        name: &str,
+        tys: &[Ty],
+    ) -> Option<Ty> {
+        if op == NpOp::Around {
+            return None;
+        }
+        let (site, message) = match tys.iter().position(|t| matches!(t, Ty::Tuple(_))) {
+            Some(i) => (CallSite::Arg(i), format!("`numpy.{name}` takes numbers, not a tuple")),
+            None => {
+                let refs: Vec<Option<&Ty>> = tys.iter().map(Some).collect();
+                numpy_error(op, name, args.len(), &refs)?
+            }
+        };
+        self.refuse_call(e, args, site, message)
     }
 
     /// Refuses `e`, the unary operator `op` on the array `v` whose
