@@ -1,4 +1,4 @@
-# error: a tuple display among the values of an unpacking binds a tuple to its name, which the typecheck refuses where the name holds a number or an array (a local or an array parameter), as it refuses `x = (1, 2)`
+# error: a tuple display among the values of an unpacking binds a tuple to its name, which the typecheck refuses where the name holds a number or an array (a local or an array parameter), as it refuses `x = (1, 2)`; and a list local of strings (a display, a comprehension), which compiled code leaves unbound
 import numpy as np
 from postyp import Float64, Int64
 
@@ -28,3 +28,16 @@ def twice(n: Int64) -> Int64:
     a, b = (0, 1)
     a, b = (n, (1, n))
     return a
+
+
+def strings(values: Float64[:], n: Int64) -> Int64:
+    below = ["s" for i in range(n) if values[i] < 1.0]
+    twice = [v + 1 for v in below]
+    xs = ["a", "b"]
+    t = 0
+    for x in xs:
+        t += 1
+    ys = []
+    for i in range(n):
+        ys.append("c")
+    return t + len(twice) + len(ys)

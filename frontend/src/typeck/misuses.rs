@@ -18,6 +18,9 @@
 //! - a NumPy ufunc of an array it does not apply element by element (a
 //!   tuple among its arguments, elements it refuses), which the
 //!   lowering's `numpy_call` meets as a ufunc of scalars given an array;
+//! - a string appended to a list local (or an element of its display)
+//!   whose elements are all strings: the lowering makes no buffer for it
+//!   and leaves it unbound, so that its reads found it unassigned;
 //! - a number (a scalar local, an array's element) updated in place by
 //!   an array (`s += a`), which the lowering's `binop` refuses;
 //! - the `range(...)` a local holds (`r = range(0, 2.5)`, either arm of
@@ -142,6 +145,17 @@ impl Solver<'_> {
         self.refuse_call(e, args, site, message)
     }
 
+    /// Refuses the first string among `elts`, the elements of the display
+    /// bound to a list local of no dtype (see [`list_of_text_error`]).
+    pub(super) fn refuse_text_list_element(&self, elts: &[ExprId]) {
+        for &x in elts {
+            if let Some(message) = self.ty(x).and_then(|t| list_of_text_error(&t)) {
+                self.refuse_here(x, message);
+                return;
+            }
+        }
+    }
+
     /// Refuses `e`, the unary operator `op` on the array `v` whose
     /// elements it refuses (`~a` of floats, `+a` of bools), with the
     /// operator's message for a number of the elements' type. `None`
@@ -173,4 +187,10 @@ fn array_element(t: &Ty) -> Option<Ty> {
 /// lowering's `binop` of the number and the array refuses.
 pub(super) fn number_updated_by_array_error(value: &Ty) -> Option<&'static str> {
     matches!(value, Ty::Arr(_)).then_some(WHOLE_ARRAY_ARITHMETIC)
+}
+
+/// Why `t` cannot be an element of a list local of no dtype: a string
+/// (a list of numbers only is compiled).
+pub(super) fn list_of_text_error(t: &Ty) -> Option<String> {
+    t.scalar().is_some_and(|s| s.dtype.is_text()).then(|| crate::lower::lists::LIST_HOLDS_NUMBERS.to_owned())
 }
