@@ -18,9 +18,9 @@
 //! - a NumPy ufunc of an array it does not apply element by element (a
 //!   tuple among its arguments, elements it refuses), which the
 //!   lowering's `numpy_call` meets as a ufunc of scalars given an array;
-//! - a string appended to a list local (or an element of its display)
-//!   whose elements are all strings: the lowering makes no buffer for it
-//!   and leaves it unbound, so that its reads found it unassigned;
+//! - a string appended to a list local of no dtype (or an element of its
+//!   display): the lowering makes no buffer for it and leaves it unbound,
+//!   so that its reads find it unassigned;
 //! - a number (a scalar local, an array's element) updated in place by
 //!   an array (`s += a`), which the lowering's `binop` refuses;
 //! - the `range(...)` a local holds (`r = range(0, 2.5)`, either arm of
