@@ -1273,7 +1273,10 @@ impl Solver<'_> {
         let bounds: Option<Vec<Bound>> = match &self.body.exprs[value] {
             _ if targets.iter().any(nested) => None,
             Expr::Tuple(values) | Expr::List(values) => {
-                let plain = values.len() == targets.len() && !values.iter().any(nested);
+                // A tuple display among the values binds a tuple, as the
+                // lowering's unpacking binds it.
+                let refused = |e: &ExprId| matches!(self.body.exprs[*e], Expr::List(_) | Expr::Starred(_));
+                let plain = values.len() == targets.len() && !values.iter().any(refused);
                 plain.then(|| values.iter().map(|v| Bound::Value(*v)).collect())
             }
             Expr::Attribute { base, attr } if &**attr == "shape" => {
@@ -1845,6 +1848,7 @@ impl Solver<'_> {
         self.check_list_elements(s);
         self.check_ternary_that_may_be_none(s);
         self.check_absent_reads_in_parts(s);
+        self.check_held_ranges(s);
         let error = match &self.body.stmts[s] {
             Stmt::For { is_async: false, target, iter, .. } => {
                 self.for_error(*target, *iter).or_else(|| self.range_error(*iter))
@@ -2068,7 +2072,7 @@ impl Solver<'_> {
                 }
                 if *op != ast::UnaryOp::Not {
                     if let Some(t) = self.elementwise(std::slice::from_ref(&v), |e| unary(*op, e[0].clone())) {
-                        return t;
+                        return t.or_else(|| self.refuse_unary_elements(e, *op, &v));
                     }
                 }
                 if let Some(message) = unary_error(*op, &v) {
@@ -2381,7 +2385,7 @@ impl Solver<'_> {
                 (ordered && self.comparable(*op, &e[0], &e[1])).then(|| bool_result(false))
             };
             if let Some(t) = self.elementwise(&tys, element) {
-                return t;
+                return t.or_else(|| self.refuse_compared_elements(e, *op, &tys));
             }
         }
         if let ([op], [l, r]) = (ops, &tys[..]) {
@@ -2799,6 +2803,9 @@ impl Solver<'_> {
             let picked = slice_indices(elems.len(), start, stop, step.unwrap_or(1));
             return Some(Ty::Tuple(picked.into_iter().map(|i| elems[i].clone()).collect()));
         }
+        if read && self.refuse_tuple_index_slices(index) {
+            return None;
+        }
         let i = self.ty(index)?;
         if read {
             if let Some(message) = tuple_index_error(elems.len(), Some(&i)) {
@@ -2948,7 +2955,7 @@ impl Solver<'_> {
             let refs: Vec<Option<&Ty>> = tys.iter().map(Some).collect();
             return match f {
                 Library::Numpy(op, name) => match self.elementwise(&tys, |e| numpy_ufunc(op, e)) {
-                    Some(t) => t,
+                    Some(t) => t.or_else(|| self.refuse_unfused_ufunc(e, args, op, name, &tys)),
                     None if op == NpOp::Around => match self.numpy_round_error(e, name, args, &tys) {
                         Some((at, message)) => self.refuse(e, at, message),
                         None => numpy_ufunc(op, &tys),
@@ -3799,6 +3806,9 @@ impl Solver<'_> {
         use crate::lower::arrays::{removed_dtype_error, unknown_dtype_error, TEXT_ARRAY};
         let body = self.body;
         let at = |e: ExprId| body.expr_ranges[e];
+        if let Some(error) = self.dtype_form_error(d) {
+            return Some(error);
+        }
         if let Some(name) = self.numpy_attr(d) {
             if let Some(message) = removed_dtype_error(name) {
                 return Some((at(d), message));
@@ -7078,6 +7088,7 @@ pub(crate) mod lists;
 pub(crate) mod loops;
 pub(crate) mod maybe_none;
 mod methods;
+mod misuses;
 mod numpy_functions;
 mod presence;
 mod printing;

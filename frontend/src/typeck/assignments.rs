@@ -402,6 +402,9 @@ impl Solver<'_> {
             _ => return None,
         };
         let rhs = self.ty(value)?;
+        if let Some(message) = super::misuses::number_updated_by_array_error(&rhs) {
+            return Some((at, message.into()));
+        }
         // A tuple added to a number (`x += t`): the lowering's
         // `tuple_arith` refuses it.
         if matches!(rhs, Ty::Tuple(_)) {

@@ -315,7 +315,12 @@ impl Solver<'_> {
         if t.scalar().is_none() {
             return Some(LIST_HOLDS_NUMBERS.to_owned());
         }
-        conversion_error(t, self.list_dtype(list)?)
+        match self.list_dtype(list) {
+            Some(d) => conversion_error(t, d),
+            // A list of strings only, which the lowering makes no buffer
+            // for (and leaves unbound).
+            None => super::misuses::list_of_text_error(t),
+        }
     }
 
     /// `xs = [a, b, ...]` (the statement `s`) of a list local: refuses
@@ -326,9 +331,10 @@ impl Solver<'_> {
         let Stmt::Assign { targets, value } = &body.stmts[s] else { return };
         let (Expr::List(elts), [target]) = (&body.exprs[*value], &targets[..]) else { return };
         let Some(list) = self.local_of(*target).filter(|id| self.states[*id].list.is_some()) else { return };
-        // Untyped, the lowering lowers the elements for their own errors.
+        // Untyped, the lowering lowers the elements for their own errors
+        // (and leaves a list of strings unbound).
         if self.list_dtype(list).is_none() {
-            return;
+            return self.refuse_text_list_element(elts);
         }
         for &x in elts.iter() {
             let Some(t) = self.ty(x) else { return };
