@@ -611,6 +611,9 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.unlowered = unlowered_constructs(body);
         cx.none_operands = none_operands(body);
         cx.displays = tuple_displays(body);
+        for v in cx.none_values() {
+            cx.none_operands.insert(v, ());
+        }
         cx.range_iterables = range_locals::range_iterables(body);
         cx.none_locals = cx.maybe_none_locals();
         cx.absent_reads = cx.absent_reads();
@@ -3728,6 +3731,9 @@ impl Solver<'_> {
                 None => return Some((at(d), unknown_dtype_error(&body.dotted(d)?))),
             }
         }
+        if matches!(body.exprs[d], Expr::None) {
+            return Some((at(d), unknown_dtype_error(body.construct_name(d))));
+        }
         if let Expr::Literal(Lit::Str(text)) = &body.exprs[d] {
             match numpy_dtype(text) {
                 Some(t) if t.is_text() => return Some((at(d), TEXT_ARRAY.into())),
@@ -5178,6 +5184,10 @@ impl Solver<'_> {
             let p = &callee.params[i];
             let Some(a) = g.map(|w| written[w]) else { continue };
             if callee.maybe_none[i] && matches!(self.body.exprs[a], Expr::None) {
+                continue;
+            }
+            if certain && self.none_argument(a) {
+                typed = false;
                 continue;
             }
             let Some(t) = self.ty(a) else {
@@ -6995,6 +7005,7 @@ pub(crate) mod lists;
 pub(crate) mod loops;
 pub(crate) mod maybe_none;
 mod methods;
+mod none_values;
 mod numpy_functions;
 mod presence;
 mod printing;

@@ -1,0 +1,117 @@
+//! `None` read where the lowering needs a value, found from where it is
+//! written: indexed (`None[i]`), an attribute's base (`None.real`), an
+//! element of a tuple display read as a value or of a list display, the value of an
+//! unpacking (`a, b = None`), and an argument of a builtin (`len`, `abs`,
+//! `range`, ...), `math` or NumPy function of numbers. The lowering reads
+//! each as a number or an array and refuses it
+//! ([`crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER`]).
+
+use super::*;
+
+/// The builtins whose every positional argument is a value, as the
+/// lowering lowers them (`round(x, None)` included: the lowering takes
+/// an integer constant of digits).
+const VALUE_BUILTINS: &[&str] = &[
+    "len",
+    "abs",
+    "min",
+    "max",
+    "round",
+    "int",
+    "float",
+    "bool",
+    "complex",
+    "sum",
+    "divmod",
+    "range",
+    "enumerate",
+    "zip",
+];
+
+/// The NumPy functions whose every positional argument is a value (not an
+/// axis, a dtype or an `out=`), as the lowering lowers them.
+const VALUE_NUMPY_FUNCTIONS: &[&str] = &["array", "asarray", "linspace"];
+
+impl Solver<'_> {
+    /// The `None`s of the body that the lowering reads as values where it
+    /// needs a number or an array (see the module's doc), each refused
+    /// with [`crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER`] where it is
+    /// typed. `None` where it may be (assigned to a name, returned, passed
+    /// to a parameter that may be `None`, tested, printed, an arm of a
+    /// conditional expression, an index, an axis, a dtype, a keyword's
+    /// value) is not one.
+    pub(super) fn none_values(&self) -> Vec<ExprId> {
+        let body = self.body;
+        let is_none = |e: &ExprId| matches!(body.exprs[*e], Expr::None);
+        // The tuples `return` gives: an element of one may be `None`
+        // where the function's result is a tuple of optional values.
+        let returned: Vec<ExprId> = body
+            .stmts
+            .iter()
+            .filter_map(|(_, s)| match s {
+                Stmt::Return(Some(v)) => Some(*v),
+                _ => None,
+            })
+            .collect();
+        let mut out = Vec::new();
+        for (id, e) in body.exprs.iter() {
+            let values: Vec<ExprId> = match e {
+                Expr::Subscript { base, .. } | Expr::Attribute { base, .. } => vec![*base],
+                Expr::Tuple(es) if self.displays.get(id).is_some() && !returned.contains(&id) => es.to_vec(),
+                // A list display's elements are numbers or rows wherever
+                // it is lowered.
+                Expr::List(es) => es.to_vec(),
+                Expr::Call { func, args, .. } if self.takes_values(*func) => args.to_vec(),
+                _ => continue,
+            };
+            out.extend(values.into_iter().filter(is_none));
+        }
+        // `a, b = None`: the value of an unpacking is unpacked, and each
+        // element of `a, b = x, None` is bound as a number.
+        for (_, s) in body.stmts.iter() {
+            if let Stmt::Assign { targets, value } = s {
+                let unpacks = targets.iter().any(|t| matches!(body.exprs[*t], Expr::Tuple(_) | Expr::List(_)));
+                if !unpacks {
+                    continue;
+                }
+                match &body.exprs[*value] {
+                    Expr::None => out.push(*value),
+                    Expr::Tuple(es) => out.extend(es.iter().copied().filter(is_none)),
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether every positional argument of a call of `func` is read as a
+    /// value: a builtin of [`VALUE_BUILTINS`], a function of the `math`
+    /// module or a NumPy function of numbers, one of
+    /// [`VALUE_NUMPY_FUNCTIONS`], or a cast to a dtype (`np.float64(x)`,
+    /// `Int64(x)`).
+    fn takes_values(&self, func: ExprId) -> bool {
+        match &self.body.exprs[func] {
+            Expr::Name(Name::Free(n)) => VALUE_BUILTINS.contains(&&**n),
+            // `Int64(x)`: a cast of a number.
+            Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::Type(_))),
+            _ => {
+                self.scalar_library_function(func).is_some()
+                    || self
+                        .numpy_attr(func)
+                        .is_some_and(|n| VALUE_NUMPY_FUNCTIONS.contains(&n) || numpy_dtype(n).is_some())
+            }
+        }
+    }
+
+    /// Whether the argument `a` of a function of the module, for a
+    /// parameter that cannot be `None`, is `None`: refused as the
+    /// lowering refuses it (the parameter's own message is for values
+    /// that may be `None`, [`Solver::none_binding_error`]).
+    pub(super) fn none_argument(&self, a: ExprId) -> bool {
+        if !matches!(self.body.exprs[a], Expr::None) || self.was_refused(a) {
+            return false;
+        }
+        self.refuse_here(a, crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER);
+        true
+    }
+}
