@@ -2721,6 +2721,10 @@ impl Solver<'_> {
             let picked = slice_indices(elems.len(), start, stop, step.unwrap_or(1));
             return Some(Ty::Tuple(picked.into_iter().map(|i| elems[i].clone()).collect()));
         }
+        // `t[None]`: a tuple has no new axis.
+        if read && self.none_value(index) {
+            return None;
+        }
         let i = self.ty(index)?;
         if read {
             if let Some(message) = tuple_index_error(elems.len(), Some(&i)) {
@@ -5186,7 +5190,7 @@ impl Solver<'_> {
             if callee.maybe_none[i] && matches!(self.body.exprs[a], Expr::None) {
                 continue;
             }
-            if certain && self.none_argument(a) {
+            if certain && self.none_value(a) {
                 typed = false;
                 continue;
             }

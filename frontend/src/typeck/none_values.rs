@@ -43,8 +43,10 @@ impl Solver<'_> {
     pub(super) fn none_values(&self) -> Vec<ExprId> {
         let body = self.body;
         let is_none = |e: &ExprId| matches!(body.exprs[*e], Expr::None);
-        // The tuples `return` gives: an element of one may be `None`
-        // where the function's result is a tuple of optional values.
+        // The tuples `return` gives: where the result is not annotated,
+        // an element of one may be `None` (the result's elements then may
+        // be, see `typeck::results`).
+        let optional = self.env.decl.ret.is_none();
         let returned: Vec<ExprId> = body
             .stmts
             .iter()
@@ -57,7 +59,9 @@ impl Solver<'_> {
         for (id, e) in body.exprs.iter() {
             let values: Vec<ExprId> = match e {
                 Expr::Subscript { base, .. } | Expr::Attribute { base, .. } => vec![*base],
-                Expr::Tuple(es) if self.displays.get(id).is_some() && !returned.contains(&id) => es.to_vec(),
+                Expr::Tuple(es) if self.displays.get(id).is_some() && !(optional && returned.contains(&id)) => {
+                    es.to_vec()
+                }
                 // A list display's elements are numbers or rows wherever
                 // it is lowered.
                 Expr::List(es) => es.to_vec(),
@@ -86,14 +90,22 @@ impl Solver<'_> {
 
     /// Whether every positional argument of a call of `func` is read as a
     /// value: a builtin of [`VALUE_BUILTINS`], a function of the `math`
-    /// module or a NumPy function of numbers, one of
+    /// module or a NumPy function of numbers, an intrinsic of
+    /// `postc.math`, a list local's `append`, one of
     /// [`VALUE_NUMPY_FUNCTIONS`], or a cast to a dtype (`np.float64(x)`,
     /// `Int64(x)`).
     fn takes_values(&self, func: ExprId) -> bool {
         match &self.body.exprs[func] {
             Expr::Name(Name::Free(n)) => VALUE_BUILTINS.contains(&&**n),
             // `Int64(x)`: a cast of a number.
-            Expr::Name(Name::Global(n)) => matches!(self.env.globals.get(&**n), Some(Global::Type(_))),
+            Expr::Name(Name::Global(n)) if matches!(self.env.globals.get(&**n), Some(Global::Type(_))) => true,
+            // `postc.math.sqrt(x)`; `xs.append(x)` of a list local.
+            Expr::Attribute { base, attr }
+                if (self.names_postc_math(*base) && postc_ir::interp::is_known_intrinsic(attr))
+                    || (&**attr == "append" && self.list_local_method(func).is_some()) =>
+            {
+                true
+            }
             _ => {
                 self.scalar_library_function(func).is_some()
                     || self
@@ -103,15 +115,16 @@ impl Solver<'_> {
         }
     }
 
-    /// Whether the argument `a` of a function of the module, for a
-    /// parameter that cannot be `None`, is `None`: refused as the
-    /// lowering refuses it (the parameter's own message is for values
-    /// that may be `None`, [`Solver::none_binding_error`]).
-    pub(super) fn none_argument(&self, a: ExprId) -> bool {
-        if !matches!(self.body.exprs[a], Expr::None) || self.was_refused(a) {
+    /// Whether `e`, read where the lowering needs a number (an argument
+    /// for a parameter of a function of the module that cannot be `None`,
+    /// the index of a tuple), is `None`: refused as the lowering refuses
+    /// it (a parameter's own message is for values that may be `None`,
+    /// [`Solver::none_binding_error`]).
+    pub(super) fn none_value(&self, e: ExprId) -> bool {
+        if !matches!(self.body.exprs[e], Expr::None) || self.was_refused(e) {
             return false;
         }
-        self.refuse_here(a, crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER);
+        self.refuse_here(e, crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER);
         true
     }
 }
