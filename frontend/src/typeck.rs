@@ -2369,6 +2369,8 @@ impl Solver<'_> {
                 values.iter().all(|v| matches!(self.body.exprs[*v], Expr::None) || self.is_condition(*v))
             }
             Expr::UnaryOp { op: ast::UnaryOp::Not, operand } => self.is_condition(*operand),
+            // `None` is false, as the lowering's `truth` takes it.
+            Expr::None => true,
             _ => self.ty(e).is_some_and(|t| t.is_condition()),
         }
     }

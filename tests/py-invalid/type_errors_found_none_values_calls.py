@@ -1,10 +1,10 @@
-# error: `None` passed where compiled code needs a number is the typecheck's: to a `math`, NumPy or `postc.math` function, a cast, a list's `append` or a parameter that cannot be `None`; `None` as a dtype is no dtype; a local bound only to `None` and updated has no type
+# error: `None` passed where compiled code needs a number is the typecheck's: to a `math`, NumPy or `postc.math` function (`bins=` of `np.histogram`, `axis=` of `np.roll`), as the value of an `and`, a cast, a list's `append` or a parameter that cannot be `None`; `None` as a dtype is no dtype; a local bound only to `None` and updated has no type
 import math
 
 import numpy as np
 import postc
 from numpy import exp
-from postyp import Float64, Int64
+from postyp import Bool, Float64, Int64
 
 
 def g(x: Float64) -> Float64:
@@ -28,6 +28,13 @@ def libraries(x: Float64) -> Float64:
     f = postc.math.sqrt(None)
     u = np.linspace(0.0, 1.0, None)
     return x + a + b + c + d + e + f
+
+
+def arrays(a: Float64[:], x: Float64) -> Bool:
+    e = np.identity(None)
+    h = np.histogram(a, bins=None)
+    r = np.roll(a, 1, axis=None)
+    return (x > 0.0) and None
 
 
 def dtypes(x: Float64) -> Float64:

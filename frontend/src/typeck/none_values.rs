@@ -1,8 +1,9 @@
 //! `None` read where the lowering needs a value, found from where it is
 //! written: indexed (`None[i]`), an attribute's base (`None.real`), an
 //! element of a tuple display read as a value or of a list display, the value of an
-//! unpacking (`a, b = None`), and an argument of a builtin (`len`, `abs`,
-//! `range`, ...), `math` or NumPy function of numbers. The lowering reads
+//! unpacking (`a, b = None`), an argument of a builtin (`len`, `abs`,
+//! `range`, ...), `math` or NumPy function of numbers, an operand of
+//! `and` (the last of `or`) whose value is read. The lowering reads
 //! each as a number or an array and refuses it
 //! ([`crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER`]).
 
@@ -28,9 +29,15 @@ const VALUE_BUILTINS: &[&str] = &[
     "zip",
 ];
 
-/// The NumPy functions whose every positional argument is a value (not an
-/// axis, a dtype or an `out=`), as the lowering lowers them.
-const VALUE_NUMPY_FUNCTIONS: &[&str] = &["array", "asarray", "linspace"];
+/// The NumPy functions whose first positional arguments are values (not
+/// a dtype or `np.eye`'s `M`, which may be `None`), as the lowering
+/// lowers them: the function and how many.
+const VALUE_NUMPY_FUNCTIONS: &[(&str, usize)] =
+    &[("array", 1), ("asarray", 1), ("linspace", 3), ("identity", 1), ("eye", 1)];
+
+/// The keywords of NumPy functions that take a value, never `None`, as
+/// the lowering lowers them: the function and the keyword.
+const VALUE_NUMPY_KEYWORDS: &[(&str, &str)] = &[("histogram", "bins"), ("roll", "axis")];
 
 impl Solver<'_> {
     /// The `None`s of the body that the lowering reads as values where it
@@ -66,6 +73,22 @@ impl Solver<'_> {
                 // it is lowered.
                 Expr::List(es) => es.to_vec(),
                 Expr::Call { func, args, .. } if self.takes_values(*func) => args.to_vec(),
+                Expr::Call { func, args, .. } if self.numpy_value_count(*func).is_some() => {
+                    args.iter().copied().take(self.numpy_value_count(*func).unwrap_or(0)).collect()
+                }
+                Expr::Call { func, keywords, .. } if self.numpy_attr(*func).is_some() => {
+                    let f = self.numpy_attr(*func).unwrap_or_default();
+                    let named =
+                        |k: &&Keyword| k.name.as_deref().is_some_and(|n| VALUE_NUMPY_KEYWORDS.contains(&(f, n)));
+                    keywords.iter().filter(named).map(|k| k.value).collect()
+                }
+                // Where its value is read (not only its truth), `and`
+                // reads each operand as a Bool and `or` its last one, as
+                // the lowering's `bool_op` (the others are conditions).
+                Expr::BoolOp { op, values } if self.conditions.get(id).is_none() => match op {
+                    ast::BoolOp::And => values.to_vec(),
+                    ast::BoolOp::Or => values.last().copied().into_iter().collect(),
+                },
                 _ => continue,
             };
             out.extend(values.into_iter().filter(is_none));
@@ -91,8 +114,7 @@ impl Solver<'_> {
     /// Whether every positional argument of a call of `func` is read as a
     /// value: a builtin of [`VALUE_BUILTINS`], a function of the `math`
     /// module or a NumPy function of numbers, an intrinsic of
-    /// `postc.math`, a list local's `append`, one of
-    /// [`VALUE_NUMPY_FUNCTIONS`], or a cast to a dtype (`np.float64(x)`,
+    /// `postc.math`, a list local's `append`, or a cast to a dtype (`np.float64(x)`,
     /// `Int64(x)`).
     fn takes_values(&self, func: ExprId) -> bool {
         match &self.body.exprs[func] {
@@ -108,9 +130,7 @@ impl Solver<'_> {
             }
             _ => {
                 self.scalar_library_function(func).is_some()
-                    || self
-                        .numpy_attr(func)
-                        .is_some_and(|n| VALUE_NUMPY_FUNCTIONS.contains(&n) || numpy_dtype(n).is_some())
+                    || self.numpy_attr(func).is_some_and(|n| numpy_dtype(n).is_some())
             }
         }
     }
@@ -126,5 +146,12 @@ impl Solver<'_> {
         }
         self.refuse_here(e, crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER);
         true
+    }
+
+    /// How many of the first positional arguments of a call of `func`, a
+    /// function of [`VALUE_NUMPY_FUNCTIONS`], are values.
+    fn numpy_value_count(&self, func: ExprId) -> Option<usize> {
+        let name = self.numpy_attr(func)?;
+        VALUE_NUMPY_FUNCTIONS.iter().find(|(f, _)| *f == name).map(|(_, n)| *n)
     }
 }
