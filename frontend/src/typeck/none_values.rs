@@ -33,7 +33,7 @@ const VALUE_BUILTINS: &[&str] = &[
 /// a dtype or `np.eye`'s `M`, which may be `None`), as the lowering
 /// lowers them: the function and how many.
 const VALUE_NUMPY_FUNCTIONS: &[(&str, usize)] =
-    &[("array", 1), ("asarray", 1), ("linspace", 3), ("identity", 1), ("eye", 1)];
+    &[("array", 1), ("asarray", 1), ("linspace", 3), ("identity", 1), ("eye", 1), ("roll", 2)];
 
 /// The keywords of NumPy functions that take a value, never `None`, as
 /// the lowering lowers them: the function and the keyword.
@@ -73,14 +73,14 @@ impl Solver<'_> {
                 // it is lowered.
                 Expr::List(es) => es.to_vec(),
                 Expr::Call { func, args, .. } if self.takes_values(*func) => args.to_vec(),
-                Expr::Call { func, args, .. } if self.numpy_value_count(*func).is_some() => {
-                    args.iter().copied().take(self.numpy_value_count(*func).unwrap_or(0)).collect()
-                }
-                Expr::Call { func, keywords, .. } if self.numpy_attr(*func).is_some() => {
+                // The first arguments and the keywords of NumPy functions
+                // that take values there.
+                Expr::Call { func, args, keywords } if self.numpy_attr(*func).is_some() => {
                     let f = self.numpy_attr(*func).unwrap_or_default();
+                    let count = self.numpy_value_count(*func).unwrap_or(0);
                     let named =
                         |k: &&Keyword| k.name.as_deref().is_some_and(|n| VALUE_NUMPY_KEYWORDS.contains(&(f, n)));
-                    keywords.iter().filter(named).map(|k| k.value).collect()
+                    args.iter().copied().take(count).chain(keywords.iter().filter(named).map(|k| k.value)).collect()
                 }
                 // Where its value is read (not only its truth), `and`
                 // reads each operand as a Bool and `or` its last one, as
