@@ -1,4 +1,4 @@
-# error: `None` read where compiled code needs a number or an array is the typecheck's: indexed, an attribute's base, an element of a tuple or list display, unpacked, an argument of a builtin, `math`, NumPy or `postc.math` function, a cast or a list's `append`, a tuple's index, as a dtype; the value of `and` or `or` of `None`
+# error: `None` read where compiled code needs a number or an array is the typecheck's: indexed, an attribute's base, an element of a tuple or list display, unpacked, an argument of a builtin or of `np.roll` (`offset=` of `np.trace`), a tuple's index; the value of `and` or `or` of `None`
 import numpy as np
 from postyp import Float64, Int64
 
@@ -35,4 +35,5 @@ def builtins(x: Float64, n: Int64) -> Float64:
 
 def shifted(a: Float64[:]) -> Float64:
     r = np.roll(a, None)
+    t = np.trace(np.eye(3), offset=None)
     return (a[0] > 0.0) or None
