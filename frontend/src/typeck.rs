@@ -674,6 +674,9 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.unlowered = unlowered_constructs(body);
         cx.none_operands = none_operands(body);
         cx.displays = tuple_displays(body);
+        for v in cx.none_values() {
+            cx.none_operands.insert(v, ());
+        }
         cx.range_iterables = range_locals::range_iterables(body);
         cx.none_locals = cx.maybe_none_locals();
         cx.absent_reads = cx.absent_reads();
@@ -2450,6 +2453,8 @@ impl Solver<'_> {
                 values.iter().all(|v| matches!(self.body.exprs[*v], Expr::None) || self.is_condition(*v))
             }
             Expr::UnaryOp { op: ast::UnaryOp::Not, operand } => self.is_condition(*operand),
+            // `None` is false, as the lowering's `truth` takes it.
+            Expr::None => true,
             _ => self.ty(e).is_some_and(|t| t.is_condition()),
         }
     }
@@ -2804,6 +2809,10 @@ impl Solver<'_> {
             return Some(Ty::Tuple(picked.into_iter().map(|i| elems[i].clone()).collect()));
         }
         if read && self.refuse_tuple_index_slices(index) {
+            return None;
+        }
+        // `t[None]`: a tuple has no new axis.
+        if read && self.none_value(index) {
             return None;
         }
         let i = self.ty(index)?;
@@ -3818,6 +3827,9 @@ impl Solver<'_> {
                 Some(_) => {}
                 None => return Some((at(d), unknown_dtype_error(&body.dotted(d)?))),
             }
+        }
+        if matches!(body.exprs[d], Expr::None) {
+            return Some((at(d), unknown_dtype_error(body.construct_name(d))));
         }
         if let Expr::Literal(Lit::Str(text)) = &body.exprs[d] {
             match numpy_dtype(text) {
@@ -5270,6 +5282,10 @@ impl Solver<'_> {
             let p = &callee.params[i];
             let Some(a) = g.map(|w| written[w]) else { continue };
             if callee.maybe_none[i] && matches!(self.body.exprs[a], Expr::None) {
+                continue;
+            }
+            if certain && self.none_value(a) {
+                typed = false;
                 continue;
             }
             let Some(t) = self.ty(a) else {
@@ -7089,6 +7105,7 @@ pub(crate) mod loops;
 pub(crate) mod maybe_none;
 mod methods;
 mod misuses;
+mod none_values;
 mod numpy_functions;
 mod presence;
 mod printing;

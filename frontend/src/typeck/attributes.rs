@@ -101,16 +101,15 @@ impl Solver<'_> {
     /// lowering calls only of some receivers, and `base` is none of them:
     /// `.dot` of what is not a local, `.var`, `.std`, `.trace` of what is
     /// not an array, `.sort`, `.argsort` of what is not an array local or
-    /// a view (`r.sort()` of a number, `(1, 2).var()`, `None.sort()`). Not
-    /// of a value left without a type (its error is reported), but `None`
-    /// and an attribute a value does not have.
+    /// a view (`r.sort()` of a number, `(1, 2).var()`). Not of a value
+    /// left without a type (its error is reported: `None.sort()` is `None`
+    /// read as a value, see `none_values`), but an attribute a value does
+    /// not have.
     pub(super) fn method_of_other_receiver(&self, func: ExprId, base: ExprId, attr: &str, args: &[ExprId]) -> bool {
-        // A receiver with no type but `None` or an attribute of a typed
-        // value that has none (`x.T.var()` of a number) holds no error of
-        // its own.
+        // A receiver with no type but an attribute of a typed value that
+        // has none (`x.T.var()` of a number) holds no error of its own.
         let known = self.ty(base).is_some()
             || match self.body.exprs[base] {
-                Expr::None => true,
                 Expr::Attribute { base: of, .. } => self.ty(of).is_some() && !self.was_refused(base),
                 _ => false,
             };

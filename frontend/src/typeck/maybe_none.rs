@@ -71,11 +71,17 @@ impl Solver<'_> {
     /// or may be, as the lowering's `assign_maybe_none` refuses it: a
     /// parameter not annotated `T | None` bound to what is certainly
     /// `None` or may be ([`Solver::certainly_maybe_none`]), and a local
-    /// bound only ever to `None` (at its first binding only).
+    /// bound only ever to `None` (at its first binding only), updated
+    /// (`x += v`) or not.
     pub(super) fn none_binding_error(&self, id: LocalId, value: ExprId) -> Option<(TextRange, String)> {
         let body = self.body;
         let local = &body.locals[id];
         let value_at = body.expr_ranges[value];
+        // `i, j = (x, None)`: the `None` refused where it is read as a
+        // number has its error.
+        if self.was_refused(value) {
+            return None;
+        }
         match local.kind {
             LocalKind::Param => {
                 let decl = self.env.decl;
@@ -93,8 +99,12 @@ impl Solver<'_> {
                 let other = st.dtype.is_some() || st.range.is_some() || st.list.is_some();
                 let mut bindings = self.bindings.iter().filter(|b| b.local == id);
                 let first = bindings.clone().next()?;
-                let only_none =
-                    bindings.all(|b| matches!(b.bound, Bound::Value(v) if matches!(body.exprs[v], Expr::None)));
+                // `x += v` updates what it holds, never a number here.
+                let only_none = bindings.all(|b| match b.bound {
+                    Bound::Value(v) => matches!(body.exprs[v], Expr::None),
+                    Bound::Update(..) => true,
+                    _ => false,
+                });
                 let at_first = matches!(first.bound, Bound::Value(v) if v == value);
                 (only_none && !typed && !other && at_first).then(|| (value_at, only_ever_none_error(&local.name)))
             }
