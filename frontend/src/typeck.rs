@@ -2742,7 +2742,10 @@ impl Solver<'_> {
                             fine &= operand(p, what, &mut errors, &mut typed);
                         }
                     }
-                    if let Some(st) = written(step).filter(|st| matches!(body.exprs[*st], Expr::Literal(Lit::Int(0)))) {
+                    // A literal zero, `-0` too (as the lowering reads it).
+                    if let Some(st) =
+                        written(step).filter(|st| crate::lower::slicing::literal_int(body, *st) == Some(0))
+                    {
                         errors.push((body.expr_ranges[st], SLICE_STEP_ZERO.into()));
                         fine = false;
                     }
@@ -5138,6 +5141,11 @@ impl Solver<'_> {
                 match global(root) {
                     Some(Global::BoundaryModule(m)) if root != *base && m != "numpy" && &**attr != "dot" => {
                         Some((func_at, TargetError::CPython(&body.dotted(func)?).message()))
+                    }
+                    // `math.foo.bar(x)`, `postc.m.f(x)`: what a namespace's
+                    // member holds (`postc.math`'s functions are above).
+                    Some(Global::Namespace(_)) if root != *base => {
+                        Some((func_at, TargetError::NotCallable(&body.dotted(func)?).message()))
                     }
                     // `math.sqrt(x)` without `import math`: the name is what
                     // is missing, as CPython's NameError says.

@@ -851,7 +851,7 @@ pub(super) fn view_bases(hir: &hir::Body, e: hir::ExprId) -> Vec<hir::ExprId> {
 }
 
 /// The value of an integer literal, `-` one included.
-fn literal_int(hir: &hir::Body, e: hir::ExprId) -> Option<i128> {
+pub(crate) fn literal_int(hir: &hir::Body, e: hir::ExprId) -> Option<i128> {
     match hir.exprs[e] {
         hir::Expr::UnaryOp { op: ast::UnaryOp::USub, operand } => literal_int(hir, operand).map(|i| -i),
         hir::Expr::Literal(Lit::Int(i)) => Some(i),

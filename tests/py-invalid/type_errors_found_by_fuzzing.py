@@ -1,0 +1,29 @@
+# error: programs the frontend fuzz target found the lowering alone refused, now the typecheck's: a step of `-0`, a call of a member of a namespace's member, a call of a number, a local only updated, locals whose bindings read one another
+import math
+import postc.math
+from postyp import Float64, Int64
+
+
+def steps(x: Float64[:]) -> Float64:
+    a = x[::-0]
+    return a[0] + x[1:5:-0][0]
+
+
+def members(x: Float64) -> Float64:
+    return postc.m.ohatlg(x) + math.foo.bar(x)
+
+
+def called_number(i: Int64) -> Int64:
+    t = 42()
+    return i
+
+
+def updated(v: Float64[:]) -> Float64:
+    result *= v[0]
+    return v[0]
+
+
+def swapped(x: Float64[:]) -> Float64:
+    if len(p) < len(q):
+        p, q = q, p
+    return p[0] + q[0]
