@@ -428,7 +428,48 @@
 //!   and methods of names that hold no value; the GPU built-ins `shared`,
 //!   `sync_threads` and `atomic_add` outside a `@kernel` or of the wrong
 //!   forms; and (in `printing`) a `print` of more values certainly
-//!   `None`-able than it prints at once.
+//!   `None`-able than it prints at once;
+//! - attributes and methods of values that have none where the lowering
+//!   reads them ([`attributes`]): an attribute a value does not have
+//!   passed as an argument, printed, indexed or given an array method
+//!   (`print(x.shape)`, `np.dot(t.T, a)`, `t.T[0]`, `t.T.sum()`; not
+//!   `dtype`, nor the shape of `np.zeros(x.shape)`, whose error is the
+//!   call's), `x.shape[k]` of what is not an array given to a call
+//!   (`range(x.shape[0])`), and the methods compiled code calls only of
+//!   some receivers called of another (`.dot` of what is not a local,
+//!   `.var`, `.std`, `.trace` of what is not an array, `.sort`,
+//!   `.argsort` of what is not an array local or a view: `r.sort()`,
+//!   `(1, 2).var()`); calls of a member of a namespace's member
+//!   (`math.foo.bar(x)`);
+//! - values written where compiled code takes another kind of thing
+//!   ([`misuses`]): a dtype argument that no dtype can be (a number, a
+//!   tuple, a call, a local holding a value), `a.shape[k]` given to a
+//!   call with an axis not constant or out of range, a unary operator or
+//!   a comparison on whole arrays whose elements it refuses (its message
+//!   for numbers of their types), a NumPy ufunc of an array beside a
+//!   tuple or of elements it refuses, a number updated in place by an
+//!   array (`s += a`), the `range` a local holds whose arguments it
+//!   refuses, a tuple indexed with slices or `...` among several indices,
+//!   strings in a list local of no dtype; and a tuple display among an
+//!   unpacking's values bound to its name (refused where the name holds
+//!   no tuple);
+//! - `None` read where the lowering needs a number or an array
+//!   ([`none_values`]): indexed or an attribute's base, an element of a
+//!   tuple display read as a value (of one returned only where the result
+//!   is annotated) or of a list display, the value of an unpacking or an
+//!   element of its tuple, a positional argument of a builtin of numbers
+//!   (`len`, `abs`, `min`, `max`, `round`, `int`, `float`, `bool`,
+//!   `complex`, `sum`, `divmod`, `range`, `enumerate`, `zip`), of a
+//!   `math`, NumPy scalar or `postc.math` function, of a cast or of a
+//!   list's `append`, the first value arguments of `np.array`,
+//!   `np.asarray`, `np.linspace`, `np.identity`, `np.eye` and `np.roll`
+//!   and the keywords `bins=` of `np.histogram`, `axis=` of `np.roll`,
+//!   `offset=` of `np.trace`, a tuple's index, an operand of `and` (the
+//!   last of `or`) whose value is read, an argument for a parameter of a
+//!   module's function that cannot be `None`; `None` as a dtype (an
+//!   unknown dtype); a local bound only to `None` and updated (`x += v`)
+//!   is only ever `None`; `None` as the test of a conditional expression
+//!   is false.
 //!
 //! The lowering reports nothing a user can cause. Every body of a module
 //! is typechecked first (`lower::check_function`), and the bodies are
