@@ -83,12 +83,10 @@
 //! ([`assignments`]). A local no binding types gets no type.
 //!
 //! The sweep reports ([`LocalTypes::errors`]), every one it finds, each
-//! expression refused once ([`LocalTypes::refused`]) and nothing for
-//! what only reads a refused or untyped value:
+//! expression refused once and nothing for what only reads a refused or
+//! untyped value:
 //!
-//! - statements refused whatever their types
-//!   ([`LocalTypes::refused_stmts`] where the lowering would otherwise
-//!   lower them): `with`, `try`, `global`, an import, a nested function,
+//! - statements refused whatever their types: `with`, `try`, `global`, an import, a nested function,
 //!   an expression standing alone that is not a call, `break` and
 //!   `continue` outside a loop ([`outside_loops`]), `async for`, a
 //!   `raise` of what compiled code cannot raise, an `assert` whose message

@@ -15,9 +15,8 @@
 //!   writes it (not for the instances of generic functions, whose
 //!   parameters are `Out` only where the caller's arrays are writable).
 //!
-//! Each write is reported once, at the array written, and recorded in
-//! [`LocalTypes::read_only_writes`]: the lowering reports those it reaches
-//! that the typecheck does not type, with the same messages
+//! Each write is reported once, at the array written, with the messages
+//! the lowering's checks share
 //! ([`crate::lower::read_only::ReadOnly::message`]).
 
 use super::*;
