@@ -158,6 +158,11 @@ pub(crate) fn some_axes_error(shown: &str, nd: usize) -> String {
     format!("{shown} over some of the axes of a {nd}-D array at once is not supported here: reduce one axis at a time")
 }
 
+/// `x.dtype` given as a dtype, of what is not an array local or
+/// parameter.
+pub(crate) const DTYPE_OF_NO_ARRAY_LOCAL: &str =
+    "this `.dtype` names no dtype: compiled code reads `a.dtype` of an array local or parameter";
+
 /// A dtype argument that names no dtype (`shown` as written).
 pub(crate) fn unknown_dtype_error(shown: &str) -> String {
     format!("unknown dtype `{shown}`: give a NumPy or postyp dtype (`np.float64`, `Int32`) or `float`, `int`, `bool`")

@@ -37,9 +37,9 @@ use crate::lower::expr::{whole_array_arithmetic_error, WHOLE_ARRAY_ARITHMETIC};
 
 impl Solver<'_> {
     /// Why the lowering's `dtype_arg` certainly refuses `d` for its form:
-    /// it reads a dtype only from a name, an attribute or a string, and
-    /// from a local only where it is bound to a dtype (a local typed as a
-    /// value never is).
+    /// it reads a dtype only from a name, an attribute or a string, from a
+    /// local only where it is bound to a dtype (a local typed as a value
+    /// never is), and `x.dtype` only of an array local or parameter.
     pub(super) fn dtype_form_error(&self, d: ExprId) -> Option<(TextRange, String)> {
         let body = self.body;
         let shown = match &body.exprs[d] {
@@ -48,6 +48,15 @@ impl Solver<'_> {
                     return None;
                 }
                 body.dotted(d)?
+            }
+            // `x.dtype` is read of an array local or parameter only (`2.5.dtype`,
+            // `(a + 1).dtype` name none), where its base has a type.
+            Expr::Attribute { base, attr } if &**attr == "dtype" => {
+                let of_local = matches!(body.exprs[*base], Expr::Name(Name::Local(_)));
+                return match self.ty(*base)? {
+                    Ty::Arr(_) if of_local => None,
+                    _ => Some((body.expr_ranges[d], crate::lower::arrays::DTYPE_OF_NO_ARRAY_LOCAL.to_owned())),
+                };
             }
             // Refused constructs and integers too large have their errors.
             Expr::Name(_)

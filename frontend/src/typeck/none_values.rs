@@ -37,7 +37,8 @@ const VALUE_NUMPY_FUNCTIONS: &[(&str, usize)] =
 
 /// The keywords of NumPy functions that take a value, never `None`, as
 /// the lowering lowers them: the function and the keyword.
-const VALUE_NUMPY_KEYWORDS: &[(&str, &str)] = &[("histogram", "bins"), ("roll", "axis"), ("trace", "offset")];
+const VALUE_NUMPY_KEYWORDS: &[(&str, &str)] =
+    &[("histogram", "bins"), ("roll", "shift"), ("roll", "axis"), ("trace", "offset")];
 
 impl Solver<'_> {
     /// The `None`s of the body that the lowering reads as values where it
