@@ -407,18 +407,31 @@ impl SourceFrontend for PyFrontend {
         }
         lower::read_only::mark_returned_views(&base, &mut funcs, stmts, &module.types);
         let cx = ModuleCx { funcs: &funcs, untyped_sink: self.untyped_sink.as_deref(), ..base };
-        // Every body is typechecked, then lowered only when the module
-        // has no error at all: the lowering reads the types of bodies the
-        // typecheck accepts, calls of functions whose errors are reported
-        // elsewhere included.
-        let mut checked = Vec::new();
+        // Every body is typechecked, and lowered (reading its types) while
+        // the module has no error at all: the lowering meets only bodies
+        // the typecheck accepted, in a module whose declarations and
+        // bodies before have none, and whose every call of a function
+        // with errors of its own (`calls_broken`) is not lowered. A module
+        // with an error keeps no body lowered.
+        let mut bodies = Vec::new();
+        let mut math_imports = std::collections::BTreeSet::new();
+        let mut unlowered = false;
         for decl in &own {
             if diags.len() >= postc_ir::diag::MAX_ERRORS {
                 break;
             }
             let Stmt::FunctionDef(def) = &stmts[decl.stmt] else { continue };
             match lower::check_function(&cx, &module.types, decl, def) {
-                Ok(c) => checked.push((decl, def, c)),
+                Ok(c) if diags.is_empty() && !c.leans_on_errors() => {
+                    match lower::lower_function(&cx, &mut module.types, decl, def, c) {
+                        Ok((f, math)) => {
+                            bodies.push(f);
+                            math_imports.extend(math);
+                        }
+                        Err(d) => diags.extend(d),
+                    }
+                }
+                Ok(_) => unlowered = true,
                 Err(d) => diags.extend(d),
             }
         }
@@ -429,18 +442,9 @@ impl SourceFrontend for PyFrontend {
                 diags.extend(d);
             }
         }
-        let mut bodies = Vec::new();
-        let mut math_imports = std::collections::BTreeSet::new();
-        if diags.is_empty() {
-            for (decl, def, c) in checked {
-                match lower::lower_function(&cx, &mut module.types, decl, def, c) {
-                    Ok((f, math)) => {
-                        bodies.push(f);
-                        math_imports.extend(math);
-                    }
-                    Err(d) => diags.extend(d),
-                }
-            }
+        if unlowered && diags.is_empty() {
+            let msg = "internal error: a body calling a function with errors was not lowered, and no error is reported";
+            diags.push(unit.src.error(&ruff_text_size::TextRange::default(), msg));
         }
         // `postc.math.f(...)` calls name their intrinsic `math.f`.
         for sym in math_imports {

@@ -469,15 +469,17 @@
 //!   is only ever `None`; `None` as the test of a conditional expression
 //!   is false.
 //!
-//! The lowering reports nothing a user can cause. Every body of a module
-//! is typechecked first (`lower::check_function`), and the bodies are
-//! lowered (`lower::lower_function`) only when none of them, nor the
-//! module's declarations, has an error: the lowering reads the types of
-//! bodies the typecheck accepted, and each check it still makes (a value
-//! of a kind it cannot lower, a binding the types do not hold, a tuple
-//! result other than the one found here) is an internal error, which no
-//! program of `tests/py-invalid` may produce and the frontend fuzz target
-//! fails on.
+//! The lowering reports nothing a user can cause. Each body is
+//! typechecked (`lower::check_function`) and lowered
+//! (`lower::lower_function`) only when the typecheck accepts it, in a
+//! module whose declarations and bodies before it have no error, and not
+//! where it calls a function whose own errors leave its result unknown
+//! ([`LocalTypes::calls_broken`]); a module with an error keeps no body
+//! lowered. The lowering reads the types of bodies the typecheck
+//! accepted, and each check it still makes (a value of a kind it cannot
+//! lower, a binding the types do not hold, a tuple result other than the
+//! one found here) is an internal error, which no program of
+//! `tests/py-invalid` may produce and the frontend fuzz target fails on.
 
 use crate::declare::{math_constant, python_scalar, FuncDecl, Global, GpuBuiltin, Namespace};
 use crate::hir::{Body, Expr, ExprId, Keyword, LocalId, LocalKind, Name, Stmt, StmtId};
@@ -592,6 +594,10 @@ pub(crate) struct LocalTypes {
     /// The tuple result of a function whose result has no annotation, as
     /// its `return`s give it (see [`results`]).
     pub tuple_result: Option<results::TupleResult>,
+    /// The body calls a function whose result its own errors leave
+    /// unknown ([`crate::declare::NoResult::Broken`]): those errors are
+    /// the module's, and the body is not lowered.
+    pub calls_broken: bool,
 }
 
 /// A type error: where, and what.
@@ -737,6 +743,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.check_unresolved_returns(out.tuple_result.is_some());
         let reports = cx.reports.take().unwrap_or_default();
         out.errors = reports.errors;
+        out.calls_broken = reports.calls_broken;
         out.absent_reads = std::mem::take(&mut cx.absent_reads);
     }
     out
@@ -1101,6 +1108,9 @@ struct Reports {
     refused: ArenaMap<ExprId, ()>,
     refused_stmts: ArenaMap<StmtId, ()>,
     read_only_writes: ArenaMap<ExprId, ()>,
+    /// A call of a function whose result is broken (see
+    /// [`LocalTypes::calls_broken`]).
+    calls_broken: bool,
     /// The dtype each local bound to one was last bound to, so far in
     /// the sweep ([`dtype_locals`]).
     dtypes: ArenaMap<LocalId, DType>,

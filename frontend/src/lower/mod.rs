@@ -17,10 +17,11 @@
 //! is lowered once, reading them, and every local lives where they say (a
 //! scalar in a `let` declared in the entry block, an array bound twice or
 //! in a block too, a tuple as one local per element). A body is lowered
-//! only when the typecheck accepted every body of its module and its
-//! declarations ([`check_function`], then [`lower_function`]), so the
-//! lowering reports nothing a user can cause: the checks it still makes
-//! are internal errors ([`FnLower::err`]). It does not infer types
+//! only when the typecheck accepted it, in a module with no error before
+//! it ([`check_function`], then [`lower_function`]; see
+//! `PyFrontend::define`), so the lowering reports nothing a user can
+//! cause: the checks it still makes are internal errors
+//! ([`FnLower::err`]). It does not infer types
 //! either: a binding the typecheck's types do not hold (a local it left
 //! untyped, a value wider than the local's type, a negative value in a
 //! local it found never negative, an array bound again that it did not
@@ -485,6 +486,14 @@ pub(crate) struct Checked {
     hir: hir::Body,
     read_only: read_only::ReadOnly,
     solved: typeck::LocalTypes,
+}
+
+impl Checked {
+    /// Whether the body calls a function whose own errors leave its
+    /// result unknown: the module has errors, and the body is not lowered.
+    pub(crate) fn leans_on_errors(&self) -> bool {
+        self.solved.calls_broken
+    }
 }
 
 /// Typechecks one function's body: the body, ready to lower, or every

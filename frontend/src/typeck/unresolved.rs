@@ -83,7 +83,13 @@ impl Solver<'_> {
         match callee.no_result? {
             NoResult::Nothing if self.unread_results.get(e).is_none() => self.refuse_here(e, CALL_RETURNS_NOTHING),
             NoResult::Pending => self.refuse_here(e, pending_result_error(&callee.name)),
-            NoResult::Nothing | NoResult::Broken => None,
+            NoResult::Broken => {
+                if let Some(reports) = self.reports.borrow_mut().as_mut() {
+                    reports.calls_broken = true;
+                }
+                None
+            }
+            NoResult::Nothing => None,
         }
     }
 
