@@ -34,7 +34,14 @@ def mixed(x: Int64):
 
 def calls_mixed(x: Int64) -> Int64:
     y = mixed(x)
+    w = y
     return x + undefined_one
+
+
+def calls_mixed_quietly(x: Int64) -> Int64:
+    y = mixed(x)
+    w = y
+    return x
 
 
 def pairs(n: Int64):

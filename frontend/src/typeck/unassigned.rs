@@ -77,14 +77,19 @@ impl Solver<'_> {
 }
 
 impl Solver<'_> {
-    /// After a sweep that reported nothing: refuses the first read of
+    /// After a sweep that reported nothing (in a function whose signature
+    /// and callees have no errors): refuses the first read of
     /// each local that no binding typed (`typed`: the locals that have a
     /// type, a dtype, a range or a list), left untyped (`exprs`): its
     /// bindings read one another before any assigns it (`x, y = y, x` of
     /// two locals nothing else binds). With other errors, such a local is
     /// their echo.
     pub(super) fn check_unassigned_reads(&self, exprs: &ArenaMap<ExprId, Ty>, typed: &ArenaMap<LocalId, ()>) {
-        if self.reports.borrow().as_ref().is_none_or(|r| !r.errors.is_empty()) {
+        // Not where errors outside the body leave values untyped: a
+        // parameter whose annotation was refused, a call of a function
+        // whose own errors leave its result unknown.
+        let quiet = |r: &Reports| !r.errors.is_empty() || r.calls_broken;
+        if self.reports.borrow().as_ref().is_none_or(quiet) || !self.env.decl.poisoned.is_empty() {
             return;
         }
         let body = self.body;
