@@ -633,7 +633,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         none_locals: ArenaMap::default(),
         absent_reads: ArenaMap::default(),
         list_misreads: ArenaMap::default(),
-        unread_results: ArenaMap::default(),
+        unread_results: std::cell::OnceCell::new(),
         never_assigned: ArenaMap::default(),
     };
     let lists = list_locals(body);
@@ -726,18 +726,9 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.none_locals = cx.maybe_none_locals();
         cx.absent_reads = cx.absent_reads();
         cx.list_misreads = cx.list_misreads();
-        cx.unread_results = unresolved::unread_results(body, env.decl);
         cx.never_assigned = cx.never_assigned();
         out.exprs = cx.sweep();
-        let typed: ArenaMap<LocalId, ()> = (out.scalars.iter().map(|(id, _)| id))
-            .chain(out.arrays.iter().map(|(id, _)| id))
-            .chain(out.tuples.iter().map(|(id, _)| id))
-            .chain(out.dtypes.iter().map(|(id, _)| id))
-            .chain(out.lists.iter().copied())
-            .chain(cx.states.iter().filter(|(_, st)| st.range.is_some()).map(|(id, _)| id))
-            .map(|id| (id, ()))
-            .collect();
-        cx.check_unassigned_reads(&out.exprs, &typed);
+        cx.check_unassigned_reads(&out);
         cx.check_fall_off();
         out.tuple_result = cx.tuple_result(&out.exprs);
         cx.check_unresolved_returns(out.tuple_result.is_some());
@@ -1096,8 +1087,8 @@ struct Solver<'a> {
     /// The reads of list locals as values (see [`Solver::list_misreads`]).
     list_misreads: ArenaMap<ExprId, ()>,
     /// The calls whose value is not read (see
-    /// [`unresolved::unread_results`]).
-    unread_results: ArenaMap<ExprId, ()>,
+    /// [`unresolved::unread_results`]), found when first asked.
+    unread_results: std::cell::OnceCell<ArenaMap<ExprId, ()>>,
     /// The locals nothing assigns (see [`unassigned`]).
     never_assigned: ArenaMap<LocalId, ()>,
 }

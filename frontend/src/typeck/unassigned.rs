@@ -21,6 +21,14 @@ impl Solver<'_> {
     /// list, nor annotated.
     pub(super) fn never_assigned(&self) -> ArenaMap<LocalId, ()> {
         let body = self.body;
+        // Most bodies update no name: nothing to find.
+        let updates_a_name = body
+            .stmts
+            .values()
+            .any(|s| matches!(s, Stmt::AugAssign { target, .. } if self.local_of(*target).is_some()));
+        if !updates_a_name {
+            return ArenaMap::default();
+        }
         let mut updated: ArenaMap<LocalId, ()> = ArenaMap::default();
         let mut assigned: ArenaMap<LocalId, ()> = ArenaMap::default();
         let mut pending: Vec<ExprId> = Vec::new();
@@ -79,12 +87,12 @@ impl Solver<'_> {
 impl Solver<'_> {
     /// After a sweep that reported nothing (in a function whose signature
     /// and callees have no errors): refuses the first read of
-    /// each local that no binding typed (`typed`: the locals that have a
-    /// type, a dtype, a range or a list), left untyped (`exprs`): its
+    /// each local that no binding typed (`out` gives it no type, dtype or
+    /// list, and it holds no range), left untyped there: its
     /// bindings read one another before any assigns it (`x, y = y, x` of
     /// two locals nothing else binds). With other errors, such a local is
     /// their echo.
-    pub(super) fn check_unassigned_reads(&self, exprs: &ArenaMap<ExprId, Ty>, typed: &ArenaMap<LocalId, ()>) {
+    pub(super) fn check_unassigned_reads(&self, out: &LocalTypes) {
         // Not where errors outside the body leave values untyped: a
         // parameter whose annotation was refused, a call of a function
         // whose own errors leave its result unknown.
@@ -93,6 +101,19 @@ impl Solver<'_> {
             return;
         }
         let body = self.body;
+        let exprs = &out.exprs;
+        let typed = |id: LocalId| {
+            out.scalars.get(id).is_some()
+                || out.arrays.get(id).is_some()
+                || out.tuples.get(id).is_some()
+                || out.dtypes.get(id).is_some()
+                || out.lists.contains(&id)
+                || self.states[id].range.is_some()
+        };
+        // Most bodies type every local: nothing to find.
+        if !body.locals.iter().any(|(id, local)| local.kind == LocalKind::Assigned && !typed(id)) {
+            return;
+        }
         // The names assigned, not read (tuple targets' elements too).
         let mut stores: ArenaMap<ExprId, ()> = ArenaMap::default();
         let mut pending: Vec<ExprId> = (body.stmts.values())
@@ -115,7 +136,7 @@ impl Solver<'_> {
                 Expr::Name(Name::Local(id)) if body.locals[*id].kind == LocalKind::Assigned => Some((e, *id)),
                 _ => None,
             })
-            .filter(|(e, id)| typed.get(*id).is_none() && exprs.get(*e).is_none() && stores.get(*e).is_none())
+            .filter(|(e, id)| !typed(*id) && exprs.get(*e).is_none() && stores.get(*e).is_none())
             .collect();
         reads.sort_by_key(|(e, _)| body.expr_ranges[*e].start());
         let mut seen: ArenaMap<LocalId, ()> = ArenaMap::default();

@@ -81,7 +81,13 @@ impl Solver<'_> {
     /// whose result is pending is; no type.
     pub(super) fn call_without_result(&self, e: ExprId, callee: &crate::lower::Callee) -> Option<Ty> {
         match callee.no_result? {
-            NoResult::Nothing if self.unread_results.get(e).is_none() => self.refuse_here(e, CALL_RETURNS_NOTHING),
+            NoResult::Nothing => {
+                let unread = self.unread_results.get_or_init(|| unread_results(self.body, self.env.decl));
+                match unread.get(e) {
+                    Some(()) => None,
+                    None => self.refuse_here(e, CALL_RETURNS_NOTHING),
+                }
+            }
             NoResult::Pending => self.refuse_here(e, pending_result_error(&callee.name)),
             NoResult::Broken => {
                 if let Some(reports) = self.reports.borrow_mut().as_mut() {
@@ -89,7 +95,6 @@ impl Solver<'_> {
                 }
                 None
             }
-            NoResult::Nothing => None,
         }
     }
 
