@@ -1329,12 +1329,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
         match &hir.stmts[id] {
             // A call stands alone; a string is a comment; anything else
             // is refused by the typecheck.
-            hir::Stmt::Expr(e) => match &hir.exprs[*e] {
-                hir::Expr::Call { .. } => {
+            hir::Stmt::Expr(e) => {
+                if let hir::Expr::Call { .. } = &hir.exprs[*e] {
                     self.call(&self.call_of(*e));
                 }
-                _ => {}
-            },
+            }
             hir::Stmt::Assign { targets, value } => self.assign_stmt(at, targets, *value),
             hir::Stmt::AnnAssign { target, annotation, value } => self.ann_assign(*target, *annotation, *value),
             hir::Stmt::AugAssign { target, op, value } => self.aug_assign(id, *target, *op, *value),

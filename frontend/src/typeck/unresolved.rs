@@ -12,6 +12,7 @@
 //!   arrays, text), unless its result is pending (its calls say why);
 //! - a function whose result is an inferred tuple and whose body can
 //!   reach its end.
+//!
 //! The calls of a function whose annotation or body has errors stay
 //! quiet: those errors are its.
 
