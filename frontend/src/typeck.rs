@@ -2533,13 +2533,7 @@ impl Solver<'_> {
     /// promotion of its position's elements (real numbers or strings),
     /// non-negative as `min` and `max` of numbers are.
     fn min_max_of_tuples(&self, values: &[Ty], is_min: bool) -> Option<Ty> {
-        let tuples: Vec<&[Ty]> = values
-            .iter()
-            .map(|v| match v {
-                Ty::Tuple(elems) => Some(&elems[..]),
-                _ => None,
-            })
-            .collect::<Option<_>>()?;
+        let tuples = tuple_elements_of(values)?;
         let (first, rest) = tuples.split_first()?;
         let len = first.len();
         if rest.iter().any(|t| t.len() != len) {
@@ -5689,6 +5683,17 @@ fn refused_comparison(body: &Body, ops: &[ast::CmpOp], operands: &[ExprId]) -> O
         }
     }
     None
+}
+
+/// The elements of each of `values`, when every one is a tuple.
+fn tuple_elements_of(values: &[Ty]) -> Option<Vec<&[Ty]>> {
+    values
+        .iter()
+        .map(|v| match v {
+            Ty::Tuple(elems) => Some(&elems[..]),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Why `l op r` of two scalars is a type error (as the lowering's

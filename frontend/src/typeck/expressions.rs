@@ -272,13 +272,7 @@ impl Solver<'_> {
     /// elements are not real numbers or strings, or at one index have no
     /// common type, as the lowering's `min_max_of_tuples`.
     pub(super) fn min_max_of_tuples_refusal(&self, e: ExprId, word: &str, values: &[Ty]) -> Option<Option<Ty>> {
-        let tuples: Vec<&[Ty]> = values
-            .iter()
-            .map(|v| match v {
-                Ty::Tuple(elems) => Some(&elems[..]),
-                _ => None,
-            })
-            .collect::<Option<_>>()?;
+        let tuples = tuple_elements_of(values)?;
         let len = tuples.first()?.len();
         for k in 0..len {
             let mut joined: Option<Scalar> = None;
@@ -433,13 +427,7 @@ impl Solver<'_> {
             self.refuse(*value, body.expr_ranges[arm], message);
             return;
         }
-        let decl = self.env.decl;
-        let declared = |id: LocalId| {
-            let name = &*body.locals[id].name;
-            decl.params.iter().position(|(n, _)| **n == *name).is_some_and(|i| decl.maybe_none[i])
-        };
-        let returns = |func: ExprId| self.returns_maybe_none(func);
-        let maybe = presence::maybe_none_locals(body, &declared, &returns);
+        let maybe = self.presence_locals();
         for t in targets.iter() {
             let Expr::Name(Name::Local(id)) = body.exprs[*t] else { continue };
             if maybe.get(id).is_some() {

@@ -137,10 +137,10 @@ pub(crate) fn may_be_none_here_error(name: &str, what: &str) -> String {
 }
 
 impl Solver<'_> {
-    /// The reads of locals that may be `None` where they may be
-    /// ([`presence::absent_reads`]), of the locals and callees the
-    /// lowering takes to be `None` (or fewer).
-    pub(super) fn absent_reads(&self) -> ArenaMap<ExprId, ()> {
+    /// The locals that may be `None` as the presence analysis reads them
+    /// ([`presence::maybe_none_locals`]): parameters declared `T | None`,
+    /// and locals bound to what may be `None`.
+    pub(super) fn presence_locals(&self) -> ArenaMap<LocalId, ()> {
         let body = self.body;
         let decl = self.env.decl;
         let declared = |id: LocalId| {
@@ -148,10 +148,19 @@ impl Solver<'_> {
             decl.params.iter().position(|(n, _)| **n == *name).is_some_and(|i| decl.maybe_none[i])
         };
         let returns = |func: ExprId| self.returns_maybe_none(func);
-        let maybe = presence::maybe_none_locals(body, &declared, &returns);
+        presence::maybe_none_locals(body, &declared, &returns)
+    }
+
+    /// The reads of locals that may be `None` where they may be
+    /// ([`presence::absent_reads`]), of the locals and callees the
+    /// lowering takes to be `None` (or fewer).
+    pub(super) fn absent_reads(&self) -> ArenaMap<ExprId, ()> {
+        let body = self.body;
+        let maybe = self.presence_locals();
         if maybe.iter().next().is_none() {
             return ArenaMap::default();
         }
+        let returns = |func: ExprId| self.returns_maybe_none(func);
         presence::absent_reads(body, &maybe, &returns)
     }
 
