@@ -1910,6 +1910,19 @@ impl Solver<'_> {
         }
     }
 
+    /// Whether the starred expression `e` is held by what reads it as a
+    /// starred part: a call's arguments, a tuple or list display, a
+    /// subscript's index (a search of the body: starred expressions are
+    /// rare).
+    fn starred_held(&self, e: ExprId) -> bool {
+        self.body.exprs.values().any(|x| match x {
+            Expr::Call { args, .. } => args.contains(&e),
+            Expr::Tuple(elts) | Expr::List(elts) => elts.contains(&e),
+            Expr::Subscript { index, .. } => *index == e,
+            _ => false,
+        })
+    }
+
     /// [`Solver::refuse`] at the expression's own range.
     fn refuse_here(&self, e: ExprId, message: impl Into<String>) -> Option<Ty> {
         self.refuse(e, self.body.expr_ranges[e], message)
@@ -2035,6 +2048,11 @@ impl Solver<'_> {
 
     fn ty_inner(&self, e: ExprId) -> Option<Ty> {
         match &self.body.exprs[e] {
+            // `return *x`, `y = *x`: a starred expression on its own (in
+            // a call's arguments, a display or a subscript, its holder's).
+            Expr::Starred(_) if !self.starred_held(e) => {
+                self.refuse_here(e, refused_construct_error(self.body.construct_name(e)))
+            }
             Expr::Literal(lit) => {
                 let d = lit.default_dtype();
                 Some(Ty::Lit { lit: lit.clone(), s: Scalar { dtype: d, weak: !d.is_text() } })

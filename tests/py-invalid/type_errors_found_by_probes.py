@@ -1,4 +1,4 @@
-# error: programs the frontend fuzz target and the misuse probe found the lowering alone refused, now the typecheck's: a step of `-0`, a call of a member of a namespace's member, a call of a number, a local only updated, locals whose bindings read one another, the dtype of what is not an array local, `None` as `np.roll`'s shift
+# error: programs the frontend fuzz target and the misuse probe found the lowering alone refused, now the typecheck's: a step of `-0`, a call of a member of a namespace's member, a call of a number, a local only updated, locals whose bindings read one another, the dtype of what is not an array local, `None` as `np.roll`'s shift, a starred expression on its own
 import math
 import numpy as np
 import postc.math
@@ -34,3 +34,8 @@ def dtypes_and_shifts(a: Float64[:], n: Int64) -> Float64:
     b = np.ones(n, 2.5.dtype)
     c = np.zeros(n, dtype=(a + 1.0).dtype)
     return np.roll(a, shift=None)[0] + b[0] + c[0]
+
+
+def starred_return(a: Float64[:]) -> Float64:
+    found = a[0]
+    return *found
