@@ -2322,6 +2322,9 @@ impl Solver<'_> {
                 if let Some(refused) = self.namespace_member_read(e, *base, attr) {
                     return refused;
                 }
+                if let Some(refused) = self.unknown_numpy_member_read(e, *base, attr) {
+                    return refused;
+                }
                 let base_ty = self.ty(*base)?;
                 // `a.dtype` is read where a dtype is (`dtype=a.dtype`).
                 let error = attribute_error(Some(&base_ty), attr);

@@ -1,4 +1,4 @@
-# error: programs the frontend fuzz target and the misuse probe found the lowering alone refused, now the typecheck's: a step of `-0`, a call of a member of a namespace's member, a call of a number, a local only updated, locals whose bindings read one another, the dtype of what is not an array local, `None` as `np.roll`'s shift, a starred expression on its own
+# error: programs the frontend fuzz target and the misuse probe found the lowering alone refused, now the typecheck's: a step of `-0`, a call of a member of a namespace's member, a call of a number, a local only updated, locals whose bindings read one another, the dtype of what is not an array local, `None` as `np.roll`'s shift, a starred expression on its own, NumPy names that are none
 import math
 import numpy as np
 import postc.math
@@ -39,3 +39,8 @@ def dtypes_and_shifts(a: Float64[:], n: Int64) -> Float64:
 def starred_return(a: Float64[:]) -> Float64:
     found = a[0]
     return *found
+
+
+def unknown_numpy(n: Int64) -> Int64:
+    m = np.loreturn - 2
+    return n + np.newaxes
