@@ -5968,7 +5968,16 @@ fn not_read_as_values(body: &Body) -> ArenaMap<ExprId, ()> {
     for (_, e) in body.exprs.iter() {
         match e {
             Expr::Call { func, args, keywords } => {
-                whole.push(*func);
+                match &body.exprs[*func] {
+                    // A method of a value the lowering computes (`(a > t).sum()`):
+                    // the value is read, not the method.
+                    Expr::Attribute { base, .. }
+                        if !matches!(body.exprs[*base], Expr::Name(_) | Expr::Attribute { .. }) =>
+                    {
+                        out.insert(*func, ());
+                    }
+                    _ => whole.push(*func),
+                }
                 for a in args.iter().copied().chain(keywords.iter().map(|k| k.value)) {
                     out.insert(a, ());
                 }
