@@ -1,4 +1,4 @@
-# error: programs the frontend fuzz target and the misuse probe found the lowering alone refused, now the typecheck's: a step of `-0`, a call of a member of a namespace's member, a call of a number, a local only updated, locals whose bindings read one another, the dtype of what is not an array local, `None` as `np.roll`'s shift, a starred expression on its own, NumPy names that are none, undefined names in the value a method is called of
+# error: programs the frontend fuzz target and the misuse probe found the lowering alone refused, now the typecheck's: a step of `-0`, a call of a member of a namespace's member, a call of a number, a local only updated, locals whose bindings read one another, the dtype of what is not an array local, `None` as `np.roll`'s shift, a starred expression on its own, NumPy names and functions read as values, undefined names in the value a method is called of
 import math
 import numpy as np
 import postc.math
@@ -43,6 +43,7 @@ def starred_return(a: Float64[:]) -> Float64:
 
 def unknown_numpy(n: Int64) -> Int64:
     m = np.loreturn - 2
+    f = np.arctan2
     return n + np.newaxes
 
 

@@ -27,7 +27,7 @@
 //! - the `range(...)` a local holds (`r = range(0, 2.5)`, either arm of
 //!   `range(n) if c else range(m)`) whose arguments the lowering's
 //!   `range_bounds` refuses, as those of a `range` a loop runs over;
-//! - `np.x` read as a value of a name NumPy's tables do not know;
+//! - `np.x` read as a value that is no NumPy constant or dtype;
 //! - a tuple indexed with slices or `...` among several indices
 //!   (`t[:, 0]`, `t[::-1, ::2]`) or with `...` alone, whose index the
 //!   lowering reads as a tuple display of those constructs.
@@ -193,17 +193,19 @@ pub(super) fn list_of_text_error(t: &Ty) -> Option<String> {
 
 impl Solver<'_> {
     /// Refuses `np.x` read as a value (not called, not a dtype or an
-    /// argument, not the base of another attribute) of a name NumPy's
-    /// tables do not know, which the lowering meets as NumPy itself read
-    /// (`np.loreturn - 2`). `Some` where refused.
+    /// argument, not the base of another attribute) that is no NumPy
+    /// constant or dtype (`np.loreturn - 2`, `return np.arctan2`), which
+    /// the lowering meets as NumPy itself read. `Some` where refused.
     pub(super) fn unknown_numpy_member_read(&self, e: ExprId, base: ExprId, attr: &str) -> Option<Option<Ty>> {
         let body = self.body;
         let Expr::Name(Name::Global(m)) = &body.exprs[base] else { return None };
         if !matches!(self.env.globals.get(&**m), Some(Global::BoundaryModule(m)) if m == "numpy") {
             return None;
         }
-        let known = crate::lower::numpy_compiles(attr)
-            || crate::lower::numpy::numpy_constant(attr).is_some()
+        // A constant or a dtype is read as a value (`dtype = np.int_`); a
+        // function only called (`np.arctan2` alone is no value either).
+        let known = crate::lower::numpy::numpy_constant(attr).is_some()
+            || crate::lower::arrays::numpy_dtype(attr).is_some()
             || crate::lower::arrays::removed_numpy_dtype(attr).is_some()
             || attr == "newaxis";
         if known || self.not_values.get(e).is_some() {
