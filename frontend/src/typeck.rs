@@ -1098,7 +1098,6 @@ struct Reports {
     errors: Vec<TypeError>,
     refused: ArenaMap<ExprId, ()>,
     refused_stmts: ArenaMap<StmtId, ()>,
-    read_only_writes: ArenaMap<ExprId, ()>,
     /// A call of a function whose result is broken (see
     /// [`LocalTypes::calls_broken`]).
     calls_broken: bool,

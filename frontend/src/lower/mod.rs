@@ -676,8 +676,9 @@ fn lower_body(
         fl.inferred_lists = t.lists;
     }
     fl.body(def);
-    // With other diagnostics, a binding the types do not hold is their
-    // echo; without them, it is reported rather than compiled wrong.
+    // A binding the types do not hold is reported (an internal error)
+    // rather than compiled wrong; after another internal error, it may be
+    // that one's consequence, and is not.
     if fl.diags.is_empty() {
         fl.diags = std::mem::take(&mut fl.untyped);
     }

@@ -193,9 +193,11 @@ impl Solver<'_> {
         if matches!(ns, Namespace::Math | Namespace::PostcMath) && math_constant(attr).is_some() {
             return None;
         }
+        // Not read as a value, or the base of another attribute (a scan
+        // of the body, made only where the first does not settle it).
         let read_with_attribute =
-            self.body.exprs.iter().any(|(_, x)| matches!(x, Expr::Attribute { base: b, .. } if *b == e));
-        if self.not_values.get(e).is_some() || read_with_attribute {
+            || self.body.exprs.iter().any(|(_, x)| matches!(x, Expr::Attribute { base: b, .. } if *b == e));
+        if self.not_values.get(e).is_some() || read_with_attribute() {
             return None;
         }
         let dotted = self.body.dotted(e).unwrap_or_default();

@@ -31,9 +31,6 @@ impl Solver<'_> {
         if ty.is_output || !read_only.reads_input_memory(self.body, written) {
             return None;
         }
-        if let Some(reports) = self.reports.borrow_mut().as_mut() {
-            reports.read_only_writes.insert(written, ());
-        }
         Some(read_only.message(self.body, self.env.decl.is_instance(), written))
     }
 
@@ -82,9 +79,6 @@ impl Solver<'_> {
             return None;
         }
         let message = read_only.written_argument_error(self.body, &callee.name, i, given)?;
-        if let Some(reports) = self.reports.borrow_mut().as_mut() {
-            reports.read_only_writes.insert(given, ());
-        }
         Some(message)
     }
 }
