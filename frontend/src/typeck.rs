@@ -462,12 +462,29 @@
 //!   list's `append`, the first value arguments of `np.array`,
 //!   `np.asarray`, `np.linspace`, `np.identity`, `np.eye` and `np.roll`
 //!   and the keywords `bins=` of `np.histogram`, `axis=` of `np.roll`,
-//!   `offset=` of `np.trace`, a tuple's index, an operand of `and` (the
+//!   `offset=` of `np.trace`, `start=`, `stop=` and `num=` of
+//!   `np.linspace`, a tuple's index, an operand of `and` (the
 //!   last of `or`) whose value is read, an argument for a parameter of a
 //!   module's function that cannot be `None`; `None` as a dtype (an
 //!   unknown dtype); a local bound only to `None` and updated (`x += v`)
 //!   is only ever `None`; `None` as the test of a conditional expression
-//!   is false.
+//!   is false; `x: T = None` of a type `T` that does not allow `None`;
+//!   an element of an inferred tuple result that is `None` wherever it is
+//!   given (`results`); a local that may be `None` returned in a tuple
+//!   where the result is annotated (where it is not, the element may be
+//!   `None`);
+//! - list displays read where the lowering needs a number or an array
+//!   ([`none_values`]): in the places above where `None` is (but the one
+//!   argument of `min`, `max` and `sum`, the first of `np.array` and
+//!   `np.asarray`, a list display's elements), every argument of
+//!   `np.where` and `np.clip`, of a POST function and of `print`, an
+//!   `axis=`, an index, a comparison's operand, a conditional
+//!   expression's part, a slice's bound, and the value returned, tested
+//!   or added in place;
+//! - `for` loops over a tuple of arrays of one dtype and number of axes
+//!   but two types (layouts, extents), which a name cannot hold both of;
+//!   stores of the elements of a tuple unpacked that is not a display
+//!   (`a[0], a[1] = t`) that an element cannot hold.
 //!
 //! The lowering reports nothing a user can cause. Each body is
 //! typechecked (`lower::check_function`) and lowered
@@ -719,7 +736,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         cx.unlowered = unlowered_constructs(body);
         cx.none_operands = none_operands(body);
         cx.displays = tuple_displays(body);
-        for v in cx.none_values() {
+        for v in cx.none_values().into_iter().chain(cx.list_values()) {
             cx.none_operands.insert(v, ());
         }
         cx.range_iterables = range_locals::range_iterables(body);
@@ -1071,7 +1088,9 @@ struct Solver<'a> {
     /// The refused constructs the lowering does not lower (see
     /// [`unlowered_constructs`]).
     unlowered: ArenaMap<ExprId, ()>,
-    /// The `None`s read as numbers (see [`none_operands`]).
+    /// The `None`s and list displays read as numbers or arrays (see
+    /// [`none_operands`], [`Solver::none_values`] and
+    /// [`Solver::list_values`]).
     none_operands: ArenaMap<ExprId, ()>,
     /// The tuples read as values (see [`tuple_displays`]).
     displays: ArenaMap<ExprId, ()>,
@@ -1796,6 +1815,24 @@ impl Solver<'_> {
             .then(|| (body.expr_ranges[annotation], format!("`{shown}` is annotated twice with different types")))
     }
 
+    /// `x: T = None` of a scalar type `T` that does not allow `None`
+    /// (`T | None` does): where, and why.
+    fn annotated_none_error(
+        &self,
+        target: ExprId,
+        annotation: ExprId,
+        value: Option<ExprId>,
+    ) -> Option<(TextRange, String)> {
+        let body = self.body;
+        let value = value.filter(|v| matches!(body.exprs[*v], Expr::None))?;
+        if body.maybe_none_inner(annotation).is_some() {
+            return None;
+        }
+        let Expr::Name(Name::Local(id)) = body.exprs[target] else { return None };
+        let d = self.annotation(annotation)?;
+        Some((body.expr_ranges[value], maybe_none::cannot_be_none_error(false, &body.locals[id].name, Some(d))))
+    }
+
     /// Refuses the statement `s` with `message`, located at `at`.
     fn refuse_statement(&self, s: StmtId, at: TextRange, message: impl Into<String>) {
         if let Some(reports) = self.reports.borrow_mut().as_mut() {
@@ -1859,8 +1896,9 @@ impl Solver<'_> {
                 }
             },
             Stmt::AugAssign { .. } => self.check_assignment_targets(s),
-            Stmt::AnnAssign { target, annotation, .. } => {
-                if let Some((at, message)) = self.annotated_assignment_error(*target, *annotation) {
+            Stmt::AnnAssign { target, annotation, value } => {
+                let error = self.annotated_assignment_error(*target, *annotation);
+                if let Some((at, message)) = error.or_else(|| self.annotated_none_error(*target, *annotation, *value)) {
                     self.refuse_statement(s, at, message);
                 }
             }
@@ -2085,7 +2123,7 @@ impl Solver<'_> {
                 self.refuse_here(e, crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER)
             }
             Expr::List(_) if self.none_operands.get(e).is_some() && self.unlowered.get(e).is_none() => {
-                self.refuse_here(e, refused_construct_error(self.body.construct_name(e)))
+                self.refuse_here(e, none_values::LIST_READ_AS_VALUE)
             }
             Expr::Refused { construct, .. } if self.unlowered.get(e).is_none() => {
                 self.refuse_here(e, refused_construct_error(construct))

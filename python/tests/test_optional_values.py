@@ -119,6 +119,19 @@ def first_and_last(x: Int64[:]):
     return first, x.size, last
 
 
+def above(x: Int64[:], t: Int64):
+    lo = None
+    hi = None
+    for i in range(x.size):
+        if x[i] > t:
+            if lo is None:
+                lo = i
+            hi = i
+    if hi is not None and hi == x.size - 1:
+        return lo, hi, True
+    return lo, hi, False
+
+
 def count_between(x: Int64[:], bounds: tuple[Int64, Int64] | None = None) -> Int64:
     if bounds is None:
         return len(x)
@@ -231,10 +244,20 @@ def test_numbers_that_may_be_none_in_a_tuple_result(modules, x):
     assert [type(g) for g in got] == [type(None) if w is None else np.int64 for w in want]
 
 
+@pytest.mark.parametrize("x,t", [([], 0), ([1, 2], 5), ([3, -1, 4, -5, 0], 0), ([7], 0), ([0, 9, 0], 1)])
+def test_locals_that_may_be_none_in_a_tuple_result(modules, x, t):
+    compiled, uncompiled = modules
+    a = np.array(x, dtype=np.int64)
+    got, want = compiled.above(a, t), uncompiled.above(a, t)
+    assert got == want
+    assert [type(g) for g in got[:2]] == [type(None) if w is None else np.int64 for w in want[:2]]
+
+
 def test_elements_that_may_be_none_show_in_the_signature(modules):
     compiled, _ = modules
     assert repr(compiled.unique_counts).endswith("-> (Float64[]Shape[?] | None, Int64[]Shape[?])>")
     assert repr(compiled.first_and_last).endswith("-> (Int64 | None, Int64, Int64 | None)>")
+    assert repr(compiled.above).endswith("-> (Int64 | None, Int64 | None, Bool)>")
 
 
 def test_results_that_may_be_none_have_their_dtype(modules):

@@ -2585,6 +2585,8 @@ def _special():
         C("entropy_term_0", "entropy_term", 0.0),
         C("entropy_term_half", "entropy_term", 0.5, tol=T),
         C("log_sqrt_e2", "log_sqrt", math.e ** 2, tol=T),
+        C("log_gamma32_3", "log_gamma32", f32v(3.0), tol=T),
+        C("log_gamma32_half", "log_gamma32", f32v(0.5), tol=T),
     ]
 
 

@@ -5,7 +5,7 @@ from postc.math import lgamma, tgamma, erf, erfc, exp, log, sqrt
 
 __all__ = ["log_beta", "log_binom", "binom_f", "normal_cdf", "normal_pdf",
            "erf32", "gamma_ratio", "logistic32", "gammaln", "entropy_term",
-           "log_sqrt"]
+           "log_sqrt", "log_gamma32"]
 
 gammaln = lgamma
 SQRT2 = 1.4142135623730951
@@ -62,3 +62,9 @@ def entropy_term(p: Float64) -> Float64:
 def log_sqrt(x: Float64) -> Float64:
     """log(sqrt(x)) == log(x) / 2 within rounding."""
     return log(sqrt(x))
+
+
+def log_gamma32(x: Float32) -> Float32:
+    """log-gamma of a Float32 through the alias: the intrinsic keeps the
+    dtype (the alias itself, called from Python, is of Float64)."""
+    return gammaln(x) + gammaln(x + Float32(1.0))

@@ -506,7 +506,18 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// `postc.math.f(...)` an import this call adds.
     pub(super) fn intrinsic_local(&mut self, symbol: &str, func: hir::ExprId) -> String {
         if let hir::Expr::Name(n) = &self.hir.exprs[func] {
-            return self.name_text(n).to_owned();
+            // `gammaln = lgamma` at the top level is a function of Float64
+            // for Python callers; compiled code calls the import itself,
+            // of whatever float type.
+            let mut name = self.name_text(n);
+            let mut seen = HashSet::from([name]);
+            while let Some(Global::Alias(next)) = self.cx.globals.get(name) {
+                if !seen.insert(next) {
+                    break;
+                }
+                name = next;
+            }
+            return name.to_owned();
         }
         self.math_imports.insert(symbol.to_owned());
         format!("math.{symbol}")

@@ -596,7 +596,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// [`typeck::results::optional_elements`]).
     pub(super) fn optional_result_elements(&self) -> HashMap<usize, TypeData> {
         let returns = self.hir.stmts.iter().map(|(id, _)| id);
-        typeck::results::optional_elements(self.hir, &self.expr_types, returns)
+        typeck::results::optional_elements(self.hir, &self.expr_types, &self.absent_reads, returns)
     }
 
     /// The elements of a returned tuple display when some may be `None`

@@ -511,8 +511,13 @@ pub(crate) fn check_function(
         if solved.errors.is_empty() {
             return Ok(Checked { hir, read_only, solved });
         }
-        let mut diags: Vec<Diagnostic> =
-            solved.errors.into_iter().map(|e| cx.src.error(&e.at, unversioned(e.message))).collect();
+        // One error found by two checks (a list display the NumPy
+        // function's check and the value's both refuse) is reported once.
+        let mut seen = HashSet::new();
+        let mut diags: Vec<Diagnostic> = (solved.errors.into_iter())
+            .filter(|e| seen.insert((e.at, e.message.clone())))
+            .map(|e| cx.src.error(&e.at, unversioned(e.message)))
+            .collect();
         diags.sort_by_key(|d| d.pos.as_ref().map(|p| (p.line, p.col)));
         Err(diags)
     })

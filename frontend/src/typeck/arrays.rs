@@ -202,7 +202,7 @@ impl Solver<'_> {
     pub(super) fn value_read_error(&self, e: ExprId) -> Option<(TextRange, String)> {
         let body = self.body;
         match body.exprs[e] {
-            Expr::List(_) => Some((body.expr_ranges[e], refused_construct_error(body.construct_name(e)))),
+            Expr::List(_) => Some((body.expr_ranges[e], super::none_values::LIST_READ_AS_VALUE.into())),
             _ => self.none_number_error(e),
         }
     }

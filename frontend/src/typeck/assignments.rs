@@ -298,6 +298,19 @@ impl Solver<'_> {
             _ => vec![None; targets.len()],
         };
         self.check_element_stores(&targets, &values, matches!(body.stmts[s], Stmt::AugAssign { .. }));
+        // `a[0], a[1] = t` of a tuple not displayed (a local, a call, a
+        // conditional expression): each element stored as its own value.
+        if let (true, Stmt::Assign { .. }, Some(Ty::Tuple(elems))) =
+            (unpacked && !matches!(body.exprs[whole], Expr::Tuple(_) | Expr::List(_)), &body.stmts[s], self.ty(whole))
+        {
+            for (&t, elem) in targets.iter().zip(&elems).filter(|_| elems.len() == targets.len()) {
+                if let Expr::Subscript { base, index } = body.exprs[t] {
+                    if let Some((at, message)) = self.element_store_error(t, base, index, Some(elem.clone())) {
+                        self.refuse(t, at, message);
+                    }
+                }
+            }
+        }
         // The bindings of the statement, one per name target in order (see
         // `Solver::collect`); none where a name is bound to a range, a
         // dtype or a list, which bind no value.
@@ -430,7 +443,7 @@ impl Solver<'_> {
             if let Expr::Subscript { base, index } = self.body.exprs[t] {
                 if let Some((at, message)) = self.array_index_store_error(t, base, index) {
                     self.refuse(t, at, message);
-                } else if let Some((at, message)) = self.element_store_error(t, base, index, value) {
+                } else if let Some((at, message)) = self.element_store_error(t, base, index, self.stored_type(value)) {
                     self.refuse(t, at, message);
                 } else {
                     self.check_view_store(t, base, index, value);
@@ -542,14 +555,15 @@ impl Solver<'_> {
     /// base and every index (not an array index, a view, or a tuple of
     /// indices, which are stored through otherwise): a number or a tuple
     /// indexed, more indices than axes, an index that is not an integer,
-    /// a value an element does not hold (see [`store_error`]). A write to
-    /// an input array is reported by [`Solver::check_read_only_targets`].
+    /// a value an element does not hold (see [`store_error`]; `value` its
+    /// type, where it is known). A write to an input array is reported by
+    /// [`Solver::check_read_only_targets`].
     fn element_store_error(
         &self,
         s: ExprId,
         base: ExprId,
         index: ExprId,
-        value: Option<ExprId>,
+        value: Option<Ty>,
     ) -> Option<(TextRange, String)> {
         let body = self.body;
         let entries: &[ExprId] = match &body.exprs[index] {
@@ -583,8 +597,13 @@ impl Solver<'_> {
                 return Some((body.expr_ranges[*e], message));
             }
         }
-        let value = value.filter(|v| !self.may_be_none(*v))?;
-        store_error(&self.ty(value)?, ty.dtype).map(|message| (body.expr_ranges[s], message))
+        store_error(&value?, ty.dtype).map(|message| (body.expr_ranges[s], message))
+    }
+
+    /// The type of `value` stored, where it is typed and not what may be
+    /// `None` (the lowering's to report).
+    fn stored_type(&self, value: Option<ExprId>) -> Option<Ty> {
+        self.ty(value.filter(|v| !self.may_be_none(*v))?)
     }
 
     /// What the local `id` holds, its types solved, as the lowering's

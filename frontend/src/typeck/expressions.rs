@@ -452,7 +452,7 @@ impl Solver<'_> {
     /// (`float(y)`) and of the builtins of numbers and tuples (`abs(y)`,
     /// `len(y)`), the base of an attribute (`y.real`), a value stored
     /// (`a[0] = y`), and the elements of a tuple display but one returned
-    /// (whose elements may be `None` in an inferred result). The other
+    /// where the result is inferred (whose elements may be `None`). The other
     /// places are [`Solver::check_maybe_none_reads`]'s.
     pub(super) fn check_absent_reads_in_parts(&self, s: StmtId) {
         let body = self.body;
@@ -462,7 +462,13 @@ impl Solver<'_> {
         let (roots, returned) = match &body.stmts[s] {
             // Lowered only as a call.
             Stmt::Expr(e) if !matches!(body.exprs[*e], Expr::Call { .. }) => return,
-            Stmt::Return(value) => (parts_of(&body.stmts[s]).0, *value),
+            // Of a function whose result is inferred, which may hold `None`
+            // (`results::optional_elements`).
+            Stmt::Return(value) => {
+                let decl = self.env.decl;
+                let inferred = decl.ret.is_none() && decl.ret_unannotated && !decl.ret_maybe_none && !decl.ret_poisoned;
+                (parts_of(&body.stmts[s]).0, value.filter(|_| inferred))
+            }
             // Stored (not bound to names, which may take `None`).
             Stmt::Assign { targets, value } if !targets.iter().all(|t| matches!(body.exprs[*t], Expr::Name(_))) => {
                 self.value_read(*value);

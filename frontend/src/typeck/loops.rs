@@ -543,6 +543,44 @@ impl Solver<'_> {
                 }
             }
         }
-        super::expressions::tuple_loop_elements_error(list, names, &elems).map(|message| (iter_at, message))
+        match super::expressions::tuple_loop_elements_error(list, names, &elems) {
+            Some(message) => Some((iter_at, message)),
+            None => self.tuple_loop_arrays_error(target, names, &elems),
+        }
+    }
+
+    /// The name of `target` (or one of its `names`) that the elements
+    /// `elems` of a tuple bind to arrays of one dtype and number of axes
+    /// but of two types (layouts, extents known or not), as the lowering's
+    /// `assign` of each in turn refuses them: a local holds one type of
+    /// array.
+    fn tuple_loop_arrays_error(
+        &self,
+        target: ExprId,
+        names: Option<usize>,
+        elems: &[Ty],
+    ) -> Option<(TextRange, String)> {
+        let body = self.body;
+        let targets = match &body.exprs[target] {
+            Expr::Tuple(ts) => &ts[..],
+            _ => std::slice::from_ref(&target),
+        };
+        for (part, &t) in targets.iter().enumerate() {
+            let array = |e: &Ty| match (names, e) {
+                (Some(_), Ty::Tuple(p)) => match p.get(part) {
+                    Some(Ty::Arr(a)) => Some(a.clone()),
+                    _ => None,
+                },
+                (None, Ty::Arr(a)) => Some(a.clone()),
+                _ => None,
+            };
+            let mut arrays = elems.iter().filter_map(array);
+            let (Some(first), Expr::Name(n)) = (arrays.next(), &body.exprs[t]) else { continue };
+            if arrays.any(|a| a != first) {
+                let shown = crate::lower::tuples::shown_local(body.name_text(n));
+                return Some((body.expr_ranges[t], super::assignments::different_types_error(&shown)));
+            }
+        }
+        None
     }
 }

@@ -5,7 +5,12 @@
 //! `range`, ...), `math` or NumPy function of numbers, an operand of
 //! `and` (the last of `or`) whose value is read. The lowering reads
 //! each as a number or an array and refuses it
-//! ([`crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER`]).
+//! ([`crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER`]). A list display
+//! in the same places (but the one argument of `min`, `max` and `sum`, the
+//! first of `np.array` and `np.asarray`, and a list display's own
+//! elements, which are rows), and one given as an index or an `axis=`,
+//! is read as a value the lowering does not hold
+//! ([`LIST_READ_AS_VALUE`]).
 
 use super::*;
 
@@ -37,8 +42,19 @@ const VALUE_NUMPY_FUNCTIONS: &[(&str, usize)] =
 
 /// The keywords of NumPy functions that take a value, never `None`, as
 /// the lowering lowers them: the function and the keyword.
-const VALUE_NUMPY_KEYWORDS: &[(&str, &str)] =
-    &[("histogram", "bins"), ("roll", "shift"), ("roll", "axis"), ("trace", "offset")];
+const VALUE_NUMPY_KEYWORDS: &[(&str, &str)] = &[
+    ("histogram", "bins"),
+    ("roll", "shift"),
+    ("roll", "axis"),
+    ("trace", "offset"),
+    ("linspace", "start"),
+    ("linspace", "stop"),
+    ("linspace", "num"),
+];
+
+/// A list display read where compiled code needs a number or an array.
+pub(crate) const LIST_READ_AS_VALUE: &str = "a list display is not a value compiled code holds here: make it an array \
+     (`np.array([...])`) or pass its elements";
 
 impl Solver<'_> {
     /// The `None`s of the body that the lowering reads as values where it
@@ -51,49 +67,9 @@ impl Solver<'_> {
     pub(super) fn none_values(&self) -> Vec<ExprId> {
         let body = self.body;
         let is_none = |e: &ExprId| matches!(body.exprs[*e], Expr::None);
-        // The tuples `return` gives: where the result is not annotated,
-        // an element of one may be `None` (the result's elements then may
-        // be, see `typeck::results`).
-        let optional = self.env.decl.ret.is_none();
-        let returned: Vec<ExprId> = body
-            .stmts
-            .iter()
-            .filter_map(|(_, s)| match s {
-                Stmt::Return(Some(v)) => Some(*v),
-                _ => None,
-            })
-            .collect();
-        let mut out = Vec::new();
-        for (id, e) in body.exprs.iter() {
-            let values: Vec<ExprId> = match e {
-                Expr::Subscript { base, .. } | Expr::Attribute { base, .. } => vec![*base],
-                Expr::Tuple(es) if self.displays.get(id).is_some() && !(optional && returned.contains(&id)) => {
-                    es.to_vec()
-                }
-                // A list display's elements are numbers or rows wherever
-                // it is lowered.
-                Expr::List(es) => es.to_vec(),
-                Expr::Call { func, args, .. } if self.takes_values(*func) => args.to_vec(),
-                // The first arguments and the keywords of NumPy functions
-                // that take values there.
-                Expr::Call { func, args, keywords } if self.numpy_attr(*func).is_some() => {
-                    let f = self.numpy_attr(*func).unwrap_or_default();
-                    let count = self.numpy_value_count(*func).unwrap_or(0);
-                    let named =
-                        |k: &&Keyword| k.name.as_deref().is_some_and(|n| VALUE_NUMPY_KEYWORDS.contains(&(f, n)));
-                    args.iter().copied().take(count).chain(keywords.iter().filter(named).map(|k| k.value)).collect()
-                }
-                // Where its value is read (not only its truth), `and`
-                // reads each operand as a Bool and `or` its last one, as
-                // the lowering's `bool_op` (the others are conditions).
-                Expr::BoolOp { op, values } if self.conditions.get(id).is_none() => match op {
-                    ast::BoolOp::And => values.to_vec(),
-                    ast::BoolOp::Or => values.last().copied().into_iter().collect(),
-                },
-                _ => continue,
-            };
-            out.extend(values.into_iter().filter(is_none));
-        }
+        let returned = self.returned_values();
+        let mut out: Vec<ExprId> =
+            body.exprs.iter().flat_map(|(id, _)| self.values_read(id, false, &returned)).filter(is_none).collect();
         // `a, b = None`: the value of an unpacking is unpacked, and each
         // element of `a, b = x, None` is bound as a number.
         for (_, s) in body.stmts.iter() {
@@ -110,6 +86,134 @@ impl Solver<'_> {
             }
         }
         out
+    }
+
+    /// The list displays of the body the lowering reads as values where it
+    /// needs a number or an array (see the module's doc), each refused
+    /// with [`LIST_READ_AS_VALUE`] where it is typed.
+    pub(super) fn list_values(&self) -> Vec<ExprId> {
+        let body = self.body;
+        let returned = self.returned_values();
+        let exprs = body.exprs.iter().flat_map(|(id, _)| self.values_read(id, true, &returned));
+        // What a statement reads as a value: the value returned, tested,
+        // evaluated on its own or added in place.
+        let stmts = body.stmts.iter().flat_map(|(_, s)| match s {
+            Stmt::Return(Some(v)) | Stmt::Expr(v) | Stmt::While { test: v, .. } | Stmt::Assert { test: v, .. } => {
+                vec![*v]
+            }
+            Stmt::AugAssign { value, .. } => vec![*value],
+            Stmt::If { arms } => arms.iter().filter_map(|arm| arm.test).collect(),
+            _ => Vec::new(),
+        });
+        exprs.chain(stmts).filter(|e| matches!(body.exprs[*e], Expr::List(_))).collect()
+    }
+
+    /// The values the `return`s of the body give.
+    fn returned_values(&self) -> Vec<ExprId> {
+        (self.body.stmts.iter())
+            .filter_map(|(_, s)| match s {
+                Stmt::Return(Some(v)) => Some(*v),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The parts of the expression `id` the lowering reads as values
+    /// where it needs a number or an array, where `None` (`lists` false)
+    /// or a list display (`lists` true) may stand: a base indexed or an
+    /// attribute's; the elements of a tuple display read as a value but
+    /// one returned where the result is not annotated (whose elements may
+    /// be `None`, see `typeck::results`); a list display's elements (for
+    /// `None`: those of a list display are rows); the arguments of the
+    /// functions of numbers, of the first arguments and the keywords of
+    /// NumPy functions that take values there (for lists: not the one
+    /// argument of `min`, `max` and `sum`, nor the first of `np.array` and
+    /// `np.asarray`, whose elements are read; and every `axis=`, every
+    /// argument of `np.where` and `np.clip`); each
+    /// operand of `and` and the last of `or` whose value is read (as the
+    /// lowering's `bool_op`: the others are conditions); for lists, an
+    /// index and the entries of one, every argument of a POST function and
+    /// `print` ([`Solver::takes_anything`]), the operands of comparisons,
+    /// the parts of a conditional expression and a slice's bounds.
+    fn values_read(&self, id: ExprId, lists: bool, returned: &[ExprId]) -> Vec<ExprId> {
+        let body = self.body;
+        match &body.exprs[id] {
+            Expr::Subscript { base, index } => {
+                let mut values = vec![*base];
+                if lists {
+                    match &body.exprs[*index] {
+                        Expr::Tuple(entries) => values.extend(entries.iter().copied()),
+                        _ => values.push(*index),
+                    }
+                }
+                values
+            }
+            Expr::Attribute { base, .. } => vec![*base],
+            Expr::Tuple(es) if self.displays.get(id).is_some() => {
+                let optional = self.env.decl.ret.is_none() && returned.contains(&id);
+                if optional {
+                    Vec::new()
+                } else {
+                    es.to_vec()
+                }
+            }
+            Expr::List(es) if !lists => es.to_vec(),
+            Expr::Call { func, args, keywords } => {
+                let mut values = Vec::new();
+                if lists {
+                    values.extend(keywords.iter().filter(|k| k.name.as_deref() == Some("axis")).map(|k| k.value));
+                }
+                if lists && self.takes_anything(*func) {
+                    values.extend(args.iter().copied().chain(keywords.iter().map(|k| k.value)));
+                } else if self.takes_values(*func) {
+                    let of_elements = lists
+                        && args.len() == 1
+                        && matches!(&body.exprs[*func], Expr::Name(Name::Free(n)) if matches!(&**n, "min" | "max" | "sum"));
+                    if !of_elements {
+                        values.extend(args.iter().copied());
+                    }
+                } else if let Some(f) = self.numpy_attr(*func) {
+                    let made = lists && matches!(f, "array" | "asarray");
+                    // `None` there is `select_operand_error`'s.
+                    let selects = lists && matches!(f, "where" | "clip");
+                    let count = match () {
+                        _ if made => 0,
+                        _ if selects => args.len(),
+                        _ => self.numpy_value_count(*func).unwrap_or(0),
+                    };
+                    let named =
+                        |k: &&Keyword| k.name.as_deref().is_some_and(|n| VALUE_NUMPY_KEYWORDS.contains(&(f, n)));
+                    values
+                        .extend(args.iter().copied().take(count).chain(keywords.iter().filter(named).map(|k| k.value)));
+                }
+                values
+            }
+            // For lists: what `==`, `is` and `in` compare, a conditional
+            // expression's parts, a slice's bounds.
+            Expr::Compare { operands, .. } if lists => operands.to_vec(),
+            &Expr::If { test, body, orelse } if lists => vec![test, body, orelse],
+            &Expr::Slice { lower, upper, step } if lists => [lower, upper, step].into_iter().flatten().collect(),
+            Expr::BoolOp { op, values } if self.conditions.get(id).is_none() => match op {
+                ast::BoolOp::And => values.to_vec(),
+                ast::BoolOp::Or => values.last().copied().into_iter().collect(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether a call of `func` reads every argument as what it is, a
+    /// number, an array or a tuple (never a list display): a function of
+    /// the module or of another POST module, `print`.
+    fn takes_anything(&self, func: ExprId) -> bool {
+        match &self.body.exprs[func] {
+            Expr::Name(Name::Free(n)) => &**n == "print",
+            // Not a generic function, whose instance's check says which
+            // argument is a list (`generic_argument_error`).
+            Expr::Name(Name::Global(n)) => self
+                .unaliased(n)
+                .is_some_and(|n| matches!(self.env.globals.get(n), Some(Global::Func(_) | Global::PostImport { .. }))),
+            _ => self.post_module_of(func).is_some(),
+        }
     }
 
     /// Whether every positional argument of a call of `func` is read as a

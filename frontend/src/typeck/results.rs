@@ -47,6 +47,12 @@ pub(crate) fn lists_inside_differ(name: &str) -> String {
          gives the same types"
     )
 }
+pub(crate) fn always_none_element(name: &str, k: usize) -> String {
+    format!(
+        "element {k} of the tuple function `{name}` returns is `None` wherever it is given: compiled code has no type \
+         for it (return a number or an array there on some path, or leave the element out)"
+    )
+}
 pub(crate) fn not_a_tuple_returned(name: &str) -> String {
     format!("function `{name}` returns a tuple: every `return` gives one")
 }
@@ -136,6 +142,18 @@ impl Solver<'_> {
         let v_at = body.expr_ranges[v];
         let is_list =
             |e: ExprId| matches!(body.exprs[e], Expr::Name(Name::Local(id)) if self.states[id].list.is_some());
+        // `None` where no `return` gives the element a type: nothing to
+        // hold it in.
+        if let Expr::Tuple(elts) = &body.exprs[v] {
+            let untyped = elts
+                .iter()
+                .enumerate()
+                .find(|(k, e)| matches!(body.exprs[**e], Expr::None) && !optional.contains_key(k));
+            if let Some((k, &e)) = untyped {
+                self.refuse_statement(s, body.expr_ranges[e], always_none_element(&self.env.decl.name, k));
+                return Returned::Unknown;
+            }
+        }
         let mut flags = Vec::new();
         // Each element with where it is and whether it is a list.
         let parts: Vec<(Ty, TextRange, bool)> = match &body.exprs[v] {
@@ -264,7 +282,7 @@ impl Solver<'_> {
         let body = self.body;
         let refused = |s: StmtId| self.reports.borrow().as_ref().is_some_and(|r| r.refused_stmts.get(s).is_some());
         let returns = self.returns_in_order();
-        let optional = optional_elements(self.body, exprs, returns.iter().copied());
+        let optional = optional_elements(self.body, exprs, &self.absent_reads, returns.iter().copied());
         let mut first: Option<TupleResult> = None;
         let mut complete = true;
         for s in returns {
@@ -308,14 +326,17 @@ impl Solver<'_> {
 
 /// The elements of the tuple displays that the `returns` of `body` give
 /// and that some of them gives as `None` (sktime's `return None,
-/// np.zeros(0)` beside `return unique, counts`), by place, each with the
-/// type the first other display that `exprs` types gives it there: an
-/// array (C order, its extents unknown) or a number (a Python number's
-/// default dtype). An element no other `return` types is left out, and
-/// its `None` is the error it always was.
+/// np.zeros(0)` beside `return unique, counts`) or as a local that may be
+/// `None` there (`absent_reads`: `hi = None`, bound to a number on some
+/// path, then `return lo, hi`), by place, each with the type the first
+/// display that `exprs` types gives it there: an array (C order, its
+/// extents unknown) or a number (a Python number's default dtype). An
+/// element no `return` types is left out, and its `None` is the error it
+/// always was.
 pub(crate) fn optional_elements(
     body: &Body,
     exprs: &ArenaMap<ExprId, Ty>,
+    absent_reads: &ArenaMap<ExprId, ()>,
     returns: impl IntoIterator<Item = StmtId>,
 ) -> HashMap<usize, TypeData> {
     let displays: Vec<&[ExprId]> = (returns.into_iter())
@@ -330,7 +351,12 @@ pub(crate) fn optional_elements(
     let mut out = HashMap::new();
     for d in &displays {
         for (k, &e) in d.iter().enumerate() {
-            if !matches!(body.exprs[e], Expr::None) || out.contains_key(&k) {
+            let maybe_none = match body.exprs[e] {
+                Expr::None => true,
+                Expr::Name(Name::Local(_)) => absent_reads.get(e).is_some(),
+                _ => false,
+            };
+            if !maybe_none || out.contains_key(&k) {
                 continue;
             }
             let typed = displays.iter().filter_map(|other| other.get(k)).find_map(|&x| match exprs.get(x)? {
