@@ -4454,7 +4454,9 @@ impl Solver<'_> {
                 let array = match &self.body.exprs[*base] {
                     Expr::Name(name @ Name::Local(l)) => match self.body.locals[*l].kind {
                         LocalKind::Param | LocalKind::Constant => matches!(self.name(name), Some(Ty::Arr(_))),
-                        _ => self.states[*l].arr.is_some(),
+                        // A list local has the array type of its elements,
+                        // and none of an array's methods.
+                        _ => self.states[*l].arr.is_some() && self.states[*l].list.is_none(),
                     },
                     Expr::Subscript { .. } => true,
                     _ => false,

@@ -1,4 +1,4 @@
-# error: programs a longer run of the misuse probe and the frontend fuzz target found the lowering alone refused, now the typecheck's: `None` as a bound or the number of samples of `np.linspace`, a local that may be `None` returned in a tuple where the result is annotated, a list display as an argument of a POST function, compared, added in place, tested or returned, an element of an inferred tuple result that is `None` wherever it is given, a complex number stored through the unpacking of a conditional expression, a loop over a tuple of arrays of two layouts, a local annotated with a type that does not allow `None` bound to `None`
+# error: programs a longer run of the misuse probe and the frontend fuzz target found the lowering alone refused, now the typecheck's: `None` as a bound or the number of samples of `np.linspace`, a local that may be `None` returned in a tuple where the result is annotated, a list display as an argument of a POST function, compared, added in place, tested or returned, an element of an inferred tuple result that is `None` wherever it is given, a complex number stored through the unpacking of a conditional expression, a loop over a tuple of arrays of two layouts, a local annotated with a type that does not allow `None` bound to `None`, `None` read where a binding of the local gives it, `sort` of a list local, bins of `np.histogram` of a range that may be `None`, `None` as `k` of `np.eye` or the offset of `np.trace`, a store through a tuple local of the wrong count of indices
 import numpy as np
 from postyp import Float64, Int32, Int64, Out
 
@@ -48,3 +48,28 @@ def through(y: Out[Float64[:]]) -> None:
 def annotated(x: Int32) -> Int32:
     t: Int32 = None
     return x
+
+
+def updated_from_none(x: Float64) -> Float64:
+    s = None
+    s = s * 0.5 + x
+    return s
+
+
+def sorted_list(a: Float64[:]) -> Float64:
+    r = [1.0, 2.0]
+    r.sort()
+    return r[0]
+
+
+def binned(a: Float64[:], rng: tuple[Float64, Float64] | None = None) -> Int64:
+    return np.histogram(a, bins=2.5, range=rng)[0].sum()
+
+
+def diagonals(n: Int64, a: Float64[:, :]) -> Float64:
+    return np.eye(n, n, None)[0, 0] + np.eye(n, k=None)[0, 0] + np.trace(a, None)
+
+
+def through_tuple(a: Out[Int64[:]]) -> None:
+    idx = (1, 2)
+    a[idx] = 3

@@ -1,4 +1,4 @@
-# error: a list display read where compiled code needs a number or an array is the typecheck's: an argument of a `math`, NumPy or `postc.math` function of numbers, of a cast, of `len`, `abs`, `round`, `range` or `enumerate`, of `np.linspace`, `np.roll` or `np.where`, `axis=`, an index, an attribute's base, an argument of `print`
+# error: a list display read where compiled code needs a number or an array is the typecheck's: an argument of a `math`, NumPy or `postc.math` function of numbers, of a cast, of `len`, `abs`, `round`, `range` or `enumerate`, of `np.linspace`, `np.roll` or `np.where`, `axis=` and the order of `np.linalg.norm`, an index, an attribute's base, an argument of `print`, an operand of `and` in a condition
 import math
 
 import numpy as np
@@ -21,4 +21,6 @@ def places(x: Float64, a: Float64[:]) -> Float64:
         t += v
     b = np.sum(a, axis=[0]) + a[[0]] + [x].real
     print([x])
+    if [x] and x > 0.0:
+        return np.linalg.norm(a, [1.0])
     return b + t

@@ -574,6 +574,16 @@ impl Solver<'_> {
         if entries.iter().any(special) {
             return None;
         }
+        // `a[idx] = v` of a tuple local `idx`: its elements are the
+        // indices, as the lowering's `element_of` takes them.
+        if let (Expr::Name(_), Some(Ty::Tuple(elems))) = (&body.exprs[index], self.ty(index)) {
+            let Some(Ty::Arr(ty)) = self.ty(base) else { return None };
+            let count = ty.ndim().and_then(|nd| index_count_error(nd, elems.len()));
+            if let Some(message) = count.or_else(|| elems.iter().find_map(|t| element_index_error(Some(t)))) {
+                return Some((body.expr_ranges[index], message));
+            }
+            return store_error(&value?, ty.dtype).map(|message| (body.expr_ranges[s], message));
+        }
         let base_ty = self.ty(base)?;
         let tys: Vec<Ty> = entries.iter().map(|e| self.ty(*e)).collect::<Option<_>>()?;
         if tys.iter().any(|t| matches!(t, Ty::Arr(_) | Ty::Tuple(_))) {

@@ -34,11 +34,18 @@ const VALUE_BUILTINS: &[&str] = &[
     "zip",
 ];
 
-/// The NumPy functions whose first positional arguments are values (not
-/// a dtype or `np.eye`'s `M`, which may be `None`), as the lowering
-/// lowers them: the function and how many.
-const VALUE_NUMPY_FUNCTIONS: &[(&str, usize)] =
-    &[("array", 1), ("asarray", 1), ("linspace", 3), ("identity", 1), ("eye", 1), ("roll", 2)];
+/// The NumPy functions whose positional arguments are values in places
+/// (not a dtype or `np.eye`'s `M`, which may be `None`), as the lowering
+/// lowers them: the function and the places.
+const VALUE_NUMPY_FUNCTIONS: &[(&str, &[usize])] = &[
+    ("array", &[0]),
+    ("asarray", &[0]),
+    ("linspace", &[0, 1, 2]),
+    ("identity", &[0]),
+    ("eye", &[0, 2]),
+    ("roll", &[0, 1]),
+    ("trace", &[1]),
+];
 
 /// The keywords of NumPy functions that take a value, never `None`, as
 /// the lowering lowers them: the function and the keyword.
@@ -47,6 +54,7 @@ const VALUE_NUMPY_KEYWORDS: &[(&str, &str)] = &[
     ("roll", "shift"),
     ("roll", "axis"),
     ("trace", "offset"),
+    ("eye", "k"),
     ("linspace", "start"),
     ("linspace", "stop"),
     ("linspace", "num"),
@@ -102,6 +110,15 @@ impl Solver<'_> {
                 vec![*v]
             }
             Stmt::AugAssign { value, .. } => vec![*value],
+            // `y, z = ([1.0], y)`: each element bound as a number.
+            Stmt::Assign { targets, value }
+                if targets.iter().any(|t| matches!(body.exprs[*t], Expr::Tuple(_) | Expr::List(_))) =>
+            {
+                match &body.exprs[*value] {
+                    Expr::Tuple(es) | Expr::List(es) => es.to_vec(),
+                    _ => Vec::new(),
+                }
+            }
             Stmt::If { arms } => arms.iter().filter_map(|arm| arm.test).collect(),
             _ => Vec::new(),
         });
@@ -133,8 +150,9 @@ impl Solver<'_> {
     /// operand of `and` and the last of `or` whose value is read (as the
     /// lowering's `bool_op`: the others are conditions); for lists, an
     /// index and the entries of one, every argument of a POST function and
-    /// `print` ([`Solver::takes_anything`]), the operands of comparisons,
-    /// the parts of a conditional expression and a slice's bounds.
+    /// `print` ([`Solver::takes_anything`]), `ord=` and `np.linalg.norm`'s
+    /// order, the operands of comparisons and of `and`/`or`, the parts of
+    /// a conditional expression and a slice's bounds.
     fn values_read(&self, id: ExprId, lists: bool, returned: &[ExprId]) -> Vec<ExprId> {
         let body = self.body;
         match &body.exprs[id] {
@@ -161,7 +179,11 @@ impl Solver<'_> {
             Expr::Call { func, args, keywords } => {
                 let mut values = Vec::new();
                 if lists {
-                    values.extend(keywords.iter().filter(|k| k.name.as_deref() == Some("axis")).map(|k| k.value));
+                    let order = |k: &&Keyword| matches!(k.name.as_deref(), Some("axis" | "ord"));
+                    values.extend(keywords.iter().filter(order).map(|k| k.value));
+                    if self.numpy_array_function(*func) == Some(NpFn::Norm) {
+                        values.extend(args.iter().skip(1));
+                    }
                 }
                 if lists && self.takes_anything(*func) {
                     values.extend(args.iter().copied().chain(keywords.iter().map(|k| k.value)));
@@ -176,15 +198,16 @@ impl Solver<'_> {
                     let made = lists && matches!(f, "array" | "asarray");
                     // `None` there is `select_operand_error`'s.
                     let selects = lists && matches!(f, "where" | "clip");
-                    let count = match () {
-                        _ if made => 0,
-                        _ if selects => args.len(),
-                        _ => self.numpy_value_count(*func).unwrap_or(0),
+                    let places = VALUE_NUMPY_FUNCTIONS.iter().find(|(g, _)| *g == f).map_or(&[][..], |(_, p)| p);
+                    let value = |k: &usize| match () {
+                        _ if made => false,
+                        _ if selects => true,
+                        _ => places.contains(k),
                     };
                     let named =
                         |k: &&Keyword| k.name.as_deref().is_some_and(|n| VALUE_NUMPY_KEYWORDS.contains(&(f, n)));
-                    values
-                        .extend(args.iter().copied().take(count).chain(keywords.iter().filter(named).map(|k| k.value)));
+                    let positional = args.iter().enumerate().filter(|(k, _)| value(k)).map(|(_, a)| *a);
+                    values.extend(positional.chain(keywords.iter().filter(named).map(|k| k.value)));
                 }
                 values
             }
@@ -193,6 +216,8 @@ impl Solver<'_> {
             Expr::Compare { operands, .. } if lists => operands.to_vec(),
             &Expr::If { test, body, orelse } if lists => vec![test, body, orelse],
             &Expr::Slice { lower, upper, step } if lists => [lower, upper, step].into_iter().flatten().collect(),
+            // A list display is no condition either.
+            Expr::BoolOp { values, .. } if lists => values.to_vec(),
             Expr::BoolOp { op, values } if self.conditions.get(id).is_none() => match op {
                 ast::BoolOp::And => values.to_vec(),
                 ast::BoolOp::Or => values.last().copied().into_iter().collect(),
@@ -251,12 +276,5 @@ impl Solver<'_> {
         }
         self.refuse_here(e, crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER);
         true
-    }
-
-    /// How many of the first positional arguments of a call of `func`, a
-    /// function of [`VALUE_NUMPY_FUNCTIONS`], are values.
-    fn numpy_value_count(&self, func: ExprId) -> Option<usize> {
-        let name = self.numpy_attr(func)?;
-        VALUE_NUMPY_FUNCTIONS.iter().find(|(f, _)| *f == name).map(|(_, n)| *n)
     }
 }

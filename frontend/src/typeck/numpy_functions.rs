@@ -437,9 +437,12 @@ impl Solver<'_> {
             return Some((at(data), message));
         }
         // The range is checked before the bins, as the lowering does.
+        // A range that may be `None` is lowered both ways: its bins are
+        // checked all the same.
+        let range_maybe_none = given[2].is_some_and(|r| self.maybe_none(r));
         let range = match given[2].filter(|r| !matches!(body.exprs[*r], Expr::None)) {
             None => None,
-            Some(r) if self.maybe_none(r) => return None,
+            Some(_) if range_maybe_none => None,
             Some(r) => {
                 if let Some(error) = self.value_read_error(r) {
                     return Some(error);
@@ -470,6 +473,7 @@ impl Solver<'_> {
             Some((t, bins_at)) if !crate::lower::diagonals::is_integer_arg(t.scalar()) => {
                 Some((bins_at, bins_error(shown)))
             }
+            _ if range_maybe_none => None,
             _ => {
                 let scalars = range.map(|(bounds, _)| bounds);
                 uniform_edges_dtype(d, scalars, false)

@@ -4,7 +4,9 @@
 //!   refused, found from the body's stores before the sweep;
 //! - after a sweep that reported nothing, a local whose bindings read one
 //!   another before any assigns it (`x, y = y, x` of two locals nothing
-//!   else binds), which no binding types: its first read refused.
+//!   else binds), which no binding types: its first read refused (as a
+//!   read of `None` where a binding gives it `None`: `s = None` then
+//!   `s = s * 0.5 + x`).
 
 use super::*;
 
@@ -139,10 +141,21 @@ impl Solver<'_> {
             .filter(|(e, id)| !typed(*id) && exprs.get(*e).is_none() && stores.get(*e).is_none())
             .collect();
         reads.sort_by_key(|(e, _)| body.expr_ranges[*e].start());
+        // `s = None` then `s = s * 0.5 + x`: bound, but to `None` where the
+        // number is made of it.
+        let none_bound = |id: LocalId| {
+            (self.bindings.iter())
+                .any(|b| b.local == id && matches!(b.bound, Bound::Value(v) if matches!(body.exprs[v], Expr::None)))
+        };
         let mut seen: ArenaMap<LocalId, ()> = ArenaMap::default();
         for (e, id) in reads {
             if seen.insert(id, ()).is_none() {
-                self.refuse_here(e, unassigned_error(&body.locals[id].name));
+                let name = &body.locals[id].name;
+                let message = match none_bound(id) {
+                    true => maybe_none::may_be_none_here_error(name, "a number"),
+                    false => unassigned_error(name),
+                };
+                self.refuse_here(e, message);
             }
         }
     }
