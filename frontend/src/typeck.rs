@@ -608,6 +608,9 @@ pub(crate) struct LocalTypes {
     /// The reads of locals that may be `None` where they may be (see
     /// [`presence`]): the lowering knows none of them present.
     pub absent_reads: ArenaMap<ExprId, ()>,
+    /// The reads of locals that may come before anything binds them (see
+    /// [`unbound`]): the lowering checks each when it runs.
+    pub unbound_reads: ArenaMap<ExprId, ()>,
     /// The tuple result of a function whose result has no annotation, as
     /// its `return`s give it (see [`results`]).
     pub tuple_result: Option<results::TupleResult>,
@@ -753,6 +756,9 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         out.errors = reports.errors;
         out.calls_broken = reports.calls_broken;
         out.absent_reads = std::mem::take(&mut cx.absent_reads);
+        // Locals that hold a value: not a dtype or a range.
+        let valued = |id: LocalId| cx.states[id].dtype.is_none() && cx.states[id].range.is_none();
+        out.unbound_reads = unbound::maybe_unbound_reads(body, &valued);
     }
     out
 }
@@ -7238,4 +7244,5 @@ pub(crate) mod statements;
 #[cfg(test)]
 mod tests;
 pub(crate) mod unassigned;
+pub(crate) mod unbound;
 mod unresolved;

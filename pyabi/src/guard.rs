@@ -13,7 +13,7 @@
 
 use pyo3::exceptions::{
     PyArithmeticError, PyAssertionError, PyFloatingPointError, PyIndexError, PyNotImplementedError, PyOverflowError,
-    PyRuntimeError, PyTypeError, PyValueError, PyZeroDivisionError,
+    PyRuntimeError, PyTypeError, PyUnboundLocalError, PyValueError, PyZeroDivisionError,
 };
 use pyo3::{ffi, PyErr, Python};
 
@@ -238,6 +238,7 @@ fn raised(what: &str) -> Option<PyErr> {
         "OverflowError" => PyOverflowError::new_err(rest),
         "RuntimeError" => PyRuntimeError::new_err(rest),
         "TypeError" => PyTypeError::new_err(rest),
+        "UnboundLocalError" => PyUnboundLocalError::new_err(rest),
         "ValueError" => PyValueError::new_err(rest),
         "ZeroDivisionError" => PyZeroDivisionError::new_err(rest),
         _ => return None,

@@ -185,3 +185,10 @@ from numpy.linalg import det  # noqa: E402 (after the functions whose lines the 
 
 def determinant(a: Float64[:, :]) -> Float64:
     return det(a)
+
+
+def last_index(n: Int64) -> Int64:
+    """The loop's name after the loop: unbound when it did not run."""
+    for i in range(n):
+        pass
+    return i

@@ -45,6 +45,13 @@ def test_raise_of_a_builtin_exception(kernels):
     assert kernels.only_two(2) == 2
 
 
+def test_unbound_local_raises_as_cpython(kernels):
+    message = r"^cannot access local variable 'i' where it is not associated with a value"
+    with pytest.raises(UnboundLocalError, match=message + at(194, 12)):
+        kernels.last_index(0)
+    assert kernels.last_index(3) == 2
+
+
 def test_linalg_error_is_numpys(kernels):
     with pytest.raises(np.linalg.LinAlgError, match=r"^Last 2 dimensions of the array must be square" + at(187, 12)):
         kernels.determinant(np.ones((2, 3)))

@@ -285,3 +285,30 @@ def array_never_none(a: Float64[:], m: Float64[:, :], t: Float64 | None = None) 
     if a is not None and t is not None:
         s += t
     return s if m[0] is not None else -1.0
+
+
+def first_below(a: Int64[:], t: Int64) -> Int64:
+    """`found` holds a number after the loop: its `break` bound one and
+    its `else` another."""
+    found = None
+    for i in range(len(a)):
+        if a[i] < t:
+            found = i
+            break
+    else:
+        found = -1
+    return found
+
+
+def stopped_at(n: Int64, stop: Int64) -> Int64 | None:
+    """None when the loop stopped at its `break`, before the `else`
+    bound a number."""
+    x = None
+    k = 0
+    while k < n:
+        k += 1
+        if k == stop:
+            break
+    else:
+        x = 10 * k
+    return x

@@ -502,6 +502,9 @@ def panic_message(exc, instr):
         raise OracleError(f"division by zero outside // and %: {exc} at {instr}")
     if isinstance(exc, AssertionError):
         return f"assertion failed: {exc.args[0]}" if exc.args else "assertion failed"
+    if isinstance(exc, UnboundLocalError):
+        # CPython's message, named as a raised exception's is.
+        return f"UnboundLocalError: {exc}"
     if isinstance(exc, (ValueError, OverflowError)) and str(exc) in _MATH_ERRORS:
         # Python's math module: the same exception and message.
         return f"{type(exc).__name__}: {exc}"
@@ -611,7 +614,8 @@ def run_case(case, mod, over="ignore", garbage=False):
             raise OracleError(f"{case.name}: overflow under over='raise' ({e}); an integer overflow "
                               "differs from POST, a float one needs allow_over=True")
         result = ("panic", e)
-    except (IndexError, ZeroDivisionError, AssertionError, ValueError, NotImplementedError, OverflowError) as e:
+    except (IndexError, ZeroDivisionError, AssertionError, ValueError, NotImplementedError, OverflowError,
+            UnboundLocalError) as e:
         result = ("panic", e)
     finally:
         postc._EMPTY_FILL = None
@@ -1004,6 +1008,10 @@ def _optional_values():
         C("tripled_above_below", "tripled_above", 1, 2),
         C("tripled_above_negative", "tripled_above", -4, -9),
         C("tripled_above_one", "tripled_above", 1, 0),
+        C("first_below_found", "first_below", arr([4, -1, 4], np.int64), 0),
+        C("first_below_else", "first_below", arr([4, 1, 4], np.int64), 0),
+        C("stopped_at_break", "stopped_at", 5, 3),
+        C("stopped_at_else", "stopped_at", 5, 9),
         C("equals_none_none", "equals_none", None),
         C("equals_none_zero", "equals_none", 0.0),
         C("doubled_unless_none_none", "doubled_unless_none", None),
@@ -2558,6 +2566,27 @@ def _uses_linalg():
         C("power_iteration", "power_iteration", spd, arr([1.0, 1.0, 1.0], np.float64)),
         C("power_iteration_transposed", "power_iteration", transposed(spd), arr([1.0, 0.0, 0.0], np.float64)),
         C("power_iteration_diag", "power_iteration", np.diag([1.0, 5.0]), arr([0.6, 0.8], np.float64)),
+    ]
+
+
+@program("unbound_locals")
+def _unbound_locals():
+    f64 = lambda xs: arr(xs, np.float64)  # noqa: E731
+    i64 = lambda xs: arr(xs, np.int64)  # noqa: E731
+    return [
+        C("if_without_else_bound", "if_without_else", 3),
+        C("if_without_else_unbound", "if_without_else", 0),
+        C("loop_variable_after_ran", "loop_variable_after", 4),
+        C("loop_variable_after_empty", "loop_variable_after", 0),
+        C("previous_value", "previous_value", f64([1.0, 4.0, 9.0])),
+        C("previous_value_empty", "previous_value", f64([])),
+        C("read_too_early", "read_too_early", f64([1.0, 2.0])),
+        C("read_too_early_empty", "read_too_early", f64([])),
+        C("found_by_break", "found_by_break", 10),
+        C("last_match_found", "last_match", i64([3, 5, 7]), 5),
+        C("last_match_else", "last_match", i64([3, 5, 7]), 4),
+        C("conditional_read_bound", "conditional_read", 2),
+        C("conditional_read_not_read", "conditional_read", -2),
     ]
 
 

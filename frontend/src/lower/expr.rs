@@ -115,6 +115,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
                         format!("internal error: the typecheck finds `{name}` may be `None` here, known not to be");
                     self.diags.push(self.cx.src.error(&at, msg));
                 }
+                self.check_bound(e, name, at);
                 self.name(name, at)
             }
             hir::Expr::BinOp { op: ast::Operator::MatMult, .. } => self.matmul(e),

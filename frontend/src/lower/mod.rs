@@ -71,6 +71,7 @@ pub(crate) mod sequences;
 pub(crate) mod slicing;
 pub(crate) mod sorting;
 pub(crate) mod tuples;
+mod unbound;
 
 use calls::*;
 use expr::*;
@@ -363,6 +364,20 @@ struct ForBlocks {
     done: BlockId,
 }
 
+/// What the presence analysis knows of a loop being lowered (see
+/// [`FnLower::loop_end`]).
+#[derive(Default)]
+struct LoopPresence {
+    /// What was known before it (less what its body may bind to what may
+    /// be `None`): where its test fails, and its `else` starts.
+    at_head: HashSet<String>,
+    /// What is known at the end of its `else` (or where its test fails,
+    /// without one), when that end is reached.
+    normal: Option<HashSet<String>>,
+    /// What was known at each of its `break`s.
+    breaks: Vec<HashSet<String>>,
+}
+
 struct Loop {
     /// Where `continue` goes.
     next: BlockId,
@@ -437,6 +452,11 @@ pub(crate) struct FnLower<'a, 'c> {
     /// The typecheck's reads of locals that may be `None` where they may
     /// be (`typeck::presence`), which this one's `present` must agree with.
     absent_reads: la_arena::ArenaMap<hir::ExprId, ()>,
+    /// The typecheck's reads of locals that may come before anything binds
+    /// them (`typeck::unbound`), and the flag of each such local
+    /// (`unbound.rs`).
+    unbound_reads: la_arena::ArenaMap<hir::ExprId, ()>,
+    bound_flags: HashMap<String, ValueId>,
     /// The reads of names that may see the memory of an input array or of
     /// a module-level array (see `read_only.rs`).
     read_only: read_only::ReadOnly,
@@ -470,6 +490,9 @@ pub(crate) struct FnLower<'a, 'c> {
     /// The locals that may be `None` known to hold a number here (see
     /// `maybe_none.rs`).
     present: HashSet<String>,
+    /// The loops being lowered, innermost last, for what is known after
+    /// each.
+    loop_presence: Vec<LoopPresence>,
     /// The presence flag of each local that may be `None`.
     flags: HashMap<String, ValueId>,
     /// The expression about to be lowered may be `None` (see
@@ -669,6 +692,7 @@ fn lower_body(
     let mut fl = FnLower::new(cx, &hir, types, decl, locals);
     fl.expr_types = solved.exprs;
     fl.absent_reads = solved.absent_reads;
+    fl.unbound_reads = solved.unbound_reads;
     fl.widened_params = widened;
     fl.lists = solved.lists.iter().map(|id| (hir.locals[*id].name.to_string(), None)).collect();
     fl.read_only = read_only;
@@ -1053,6 +1077,8 @@ impl<'a, 'c> FnLower<'a, 'c> {
             expr_types: la_arena::ArenaMap::default(),
             read_only: read_only::ReadOnly::default(),
             absent_reads: la_arena::ArenaMap::default(),
+            unbound_reads: la_arena::ArenaMap::default(),
+            bound_flags: HashMap::new(),
             dtype_locals: HashMap::new(),
             range_locals: HashMap::new(),
             lists: HashMap::new(),
@@ -1063,6 +1089,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             inferred_optional: Vec::new(),
             inferred_lists: Vec::new(),
             present: HashSet::new(),
+            loop_presence: Vec::new(),
             flags: HashMap::new(),
             accept_none: false,
             condition: false,
@@ -1217,6 +1244,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.slots.insert(n, v);
         }
         self.declare_presence_flags();
+        self.declare_bound_flags();
         self.declare_rebound_arrays();
         self.declare_list_buffers();
         self.make_constant_arrays();
@@ -1325,7 +1353,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
     }
 
     fn stmt(&mut self, s: hir::StmtId) {
-        deep(|| self.stmt_inner(s))
+        deep(|| self.stmt_inner(s));
+        // What it bound is bound from here on (`unbound.rs`).
+        match &self.hir.stmts[s] {
+            hir::Stmt::Assign { targets, .. } => targets.iter().for_each(|&t| self.mark_bound(t)),
+            hir::Stmt::AnnAssign { target, value: Some(_), .. } | hir::Stmt::AugAssign { target, .. } => {
+                self.mark_bound(*target)
+            }
+            _ => {}
+        }
     }
 
     fn stmt_inner(&mut self, id: hir::StmtId) {
@@ -1353,6 +1389,11 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 Some(l) => {
                     l.broken = true;
                     let exit = l.exit;
+                    if self.open {
+                        if let Some(p) = self.loop_presence.last_mut() {
+                            p.breaks.push(self.present.clone());
+                        }
+                    }
                     self.br(exit);
                 }
                 // Refused by the typecheck.
@@ -1871,6 +1912,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.present.remove(&name);
         }
         let at_head = self.present.clone();
+        self.loop_presence.push(LoopPresence { at_head: at_head.clone(), ..LoopPresence::default() });
         self.br(head);
         self.enter(head);
         self.at(&self.range(test));
@@ -1901,6 +1943,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         } else {
             self.loop_else(orelse, done, exit);
         }
+        self.loop_end();
     }
 
     fn for_(&mut self, id: hir::StmtId) {
@@ -1909,8 +1952,39 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.present.remove(&name);
         }
         let at_head = self.present.clone();
+        self.loop_presence.push(LoopPresence { at_head, ..LoopPresence::default() });
         self.for_inner(id);
-        self.present = at_head;
+        self.loop_end();
+    }
+
+    /// What is known after the loop whose lowering ends here: what both
+    /// the end of its `else` (or the failing test) and each of its
+    /// `break`s know, as `typeck::presence`'s `loop_end`.
+    fn loop_end(&mut self) {
+        let Some(p) = self.loop_presence.pop() else { return };
+        let mut ends = p.normal.into_iter().chain(p.breaks);
+        self.present = match ends.next() {
+            Some(first) => ends.fold(first, |acc, k| acc.intersection(&k).cloned().collect()),
+            // Not reached: nothing after it runs.
+            None => p.at_head,
+        };
+    }
+
+    /// Starts the `else` of the loop being lowered (or the path where its
+    /// test fails) from what was known before it.
+    pub(super) fn loop_else_starts(&mut self) {
+        if let Some(p) = self.loop_presence.last() {
+            self.present = p.at_head.clone();
+        }
+    }
+
+    /// Records what is known where the `else` of the loop being lowered
+    /// ends, if it is `reached`.
+    pub(super) fn loop_else_ends(&mut self, reached: bool) {
+        let present = self.present.clone();
+        if let Some(p) = self.loop_presence.last_mut() {
+            p.normal = reached.then_some(present);
+        }
     }
 
     fn for_inner(&mut self, id: hir::StmtId) {
@@ -2032,6 +2106,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         self.assign_local(var, kv, self.range(f.target), iter_at);
         self.loops.push(Loop { next: latch, exit, broken: false, parallel });
         self.parallel_depth += u32::from(parallel);
+        self.mark_bound(f.target);
         self.nested(f.body);
         self.parallel_depth -= u32::from(parallel);
         self.loops.pop();
@@ -2179,10 +2254,14 @@ impl<'a, 'c> FnLower<'a, 'c> {
     /// After a loop: its `else` clause, which runs when the loop ends
     /// without `break` (`done` is where its condition fails), then `exit`.
     fn loop_else(&mut self, orelse: &[hir::StmtId], done: BlockId, exit: BlockId) {
+        self.loop_else_starts();
         if done != exit {
             self.enter(done);
             self.nested(orelse);
+            self.loop_else_ends(self.open);
             self.br(exit);
+        } else {
+            self.loop_else_ends(true);
         }
         self.enter(exit);
     }
@@ -2352,6 +2431,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
             self.assign_local(self.name_text(name), v, self.range(t), iter_at);
         }
         self.loops.push(Loop { next: latch, exit, broken: false, parallel: false });
+        self.mark_bound(f.target);
         self.nested(f.body);
         self.loops.pop();
         self.br(latch);

@@ -90,6 +90,7 @@ impl FnLower<'_, '_> {
             None => self.assign(f.target, Val::Tuple(indices.iter().map(|&i| counter(i)).collect()), f.iter),
         }
         self.loops.push(Loop { next: latch, exit, broken: false, parallel: false });
+        self.mark_bound(f.target);
         self.nested(f.body);
         self.loops.pop();
         self.br(latch);

@@ -753,12 +753,15 @@ impl<'a, 'c> FnLower<'a, 'c> {
                 }
                 (_, e) => self.assign(f.target, e, f.iter),
             }
+            self.mark_bound(f.target);
             self.nested(f.body);
             self.br(next);
             self.loops.pop();
             self.enter(next);
         }
+        self.loop_else_starts();
         self.nested(f.orelse);
+        self.loop_else_ends(self.open);
         self.br(exit);
         self.enter(exit);
         true

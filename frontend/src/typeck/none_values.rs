@@ -110,6 +110,15 @@ impl Solver<'_> {
                 vec![*v]
             }
             Stmt::AugAssign { value, .. } => vec![*value],
+            // `xs = [[1.0], 2.0]`: a list local's elements are numbers.
+            Stmt::Assign { targets, value }
+                if targets.len() == 1 && matches!(body.exprs[targets[0]], Expr::Name(_)) =>
+            {
+                match &body.exprs[*value] {
+                    Expr::List(es) => es.to_vec(),
+                    _ => Vec::new(),
+                }
+            }
             // `y, z = ([1.0], y)`: each element bound as a number.
             Stmt::Assign { targets, value }
                 if targets.iter().any(|t| matches!(body.exprs[*t], Expr::Tuple(_) | Expr::List(_))) =>
@@ -199,13 +208,17 @@ impl Solver<'_> {
                     // `None` there is `select_operand_error`'s.
                     let selects = lists && matches!(f, "where" | "clip");
                     let places = VALUE_NUMPY_FUNCTIONS.iter().find(|(g, _)| *g == f).map_or(&[][..], |(_, p)| p);
+                    // `np.eye`'s `M` may be `None`, not a list.
+                    let extents = lists && f == "eye";
                     let value = |k: &usize| match () {
                         _ if made => false,
                         _ if selects => true,
+                        _ if extents => *k < 3,
                         _ => places.contains(k),
                     };
-                    let named =
-                        |k: &&Keyword| k.name.as_deref().is_some_and(|n| VALUE_NUMPY_KEYWORDS.contains(&(f, n)));
+                    let named = |k: &&Keyword| {
+                        k.name.as_deref().is_some_and(|n| VALUE_NUMPY_KEYWORDS.contains(&(f, n)) || extents && n == "M")
+                    };
                     let positional = args.iter().enumerate().filter(|(k, _)| value(k)).map(|(_, a)| *a);
                     values.extend(positional.chain(keywords.iter().filter(named).map(|k| k.value)));
                 }

@@ -6,9 +6,10 @@
 //! `not`, `and`, `or`) adds the locals it proves to the arm it guards, a
 //! binding of a number adds its local and one of what may be `None`
 //! removes it, an `if` joins the ends of its arms that fall through, an
-//! `assert` adds what its test proves, and a loop starts and ends with
-//! what was known before it less what its body may bind to what may be
-//! `None`.
+//! `assert` adds what its test proves, and a loop starts with what was
+//! known before it less what its body may bind to what may be `None`,
+//! runs its `else` from there, and ends with what both the end of its
+//! `else` and each of its `break`s know.
 //!
 //! The pass errs towards presence wherever it cannot follow the lowering
 //! exactly (a value whose binding may fail, an arm whose end it does not
@@ -31,7 +32,7 @@ pub(crate) fn absent_reads(
     maybe: &ArenaMap<LocalId, ()>,
     returns_maybe_none: &dyn Fn(ExprId) -> bool,
 ) -> ArenaMap<ExprId, ()> {
-    let mut pass = Pass { body, maybe, returns_maybe_none, absent: ArenaMap::default() };
+    let mut pass = Pass { body, maybe, returns_maybe_none, absent: ArenaMap::default(), breaks: Vec::new() };
     let mut known = Known::new();
     pass.block(&body.top, &mut known);
     pass.absent
@@ -141,9 +142,23 @@ struct Pass<'a> {
     maybe: &'a ArenaMap<LocalId, ()>,
     returns_maybe_none: &'a dyn Fn(ExprId) -> bool,
     absent: ArenaMap<ExprId, ()>,
+    /// What was known at each `break` of each enclosing loop, innermost
+    /// last.
+    breaks: Vec<Vec<Known>>,
 }
 
 impl Pass<'_> {
+    /// What is known after a loop: what its end by its test (`normal`,
+    /// after its `else`; `None` where that end is not reached) and each of
+    /// its `break`s know, as the lowering's `loop_end`; whether any is
+    /// reached.
+    fn loop_end(normal: Option<Known>, breaks: Vec<Known>, known: &mut Known) -> bool {
+        let mut ends = normal.into_iter().chain(breaks);
+        let Some(first) = ends.next() else { return false };
+        *known = ends.fold(first, |acc, k| acc.intersection(&k).copied().collect());
+        true
+    }
+
     fn is_maybe(&self, id: LocalId) -> bool {
         self.maybe.get(id).is_some()
     }
@@ -350,19 +365,22 @@ impl Pass<'_> {
                 let f = self.facts(*test);
                 let mut inside = at_head.clone();
                 inside.extend(f.when_true);
+                self.breaks.push(Vec::new());
                 self.block(inner, &mut inside);
+                let breaks = self.breaks.pop().unwrap_or_default();
                 *known = at_head;
-                self.block(orelse, known);
-                // `while True` may never end (where no `break` leaves
-                // it): taken as not falling through, which errs towards
-                // presence after an `if` whose arm it ends.
+                // `while True` ends only by a `break` (and may never end).
                 let forever = match body.exprs[*test] {
                     Expr::Literal(Lit::Bool(b)) => b,
                     Expr::Literal(Lit::Int(i)) => i != 0,
                     Expr::Literal(Lit::Float(f)) => f != 0.0,
                     _ => false,
                 };
-                return !forever;
+                let normal = match forever {
+                    true => None,
+                    false => self.block(orelse, known).then(|| known.clone()),
+                };
+                return Self::loop_end(normal, breaks, known);
             }
             Stmt::For { target, iter, body: inner, orelse, .. } => {
                 for id in self.unnarrowed_in(inner) {
@@ -372,9 +390,12 @@ impl Pass<'_> {
                 self.expr(*iter, known);
                 let mut inside = at_head.clone();
                 self.bind(*target, None, &mut inside);
+                self.breaks.push(Vec::new());
                 self.block(inner, &mut inside);
+                let breaks = self.breaks.pop().unwrap_or_default();
                 *known = at_head;
-                self.block(orelse, known);
+                let normal = self.block(orelse, known).then(|| known.clone());
+                return Self::loop_end(normal, breaks, known);
             }
             Stmt::Return(value) => {
                 if let Some(v) = value {
@@ -388,7 +409,13 @@ impl Pass<'_> {
                 }
                 return false;
             }
-            Stmt::Break | Stmt::Continue => return false,
+            Stmt::Break => {
+                if let Some(breaks) = self.breaks.last_mut() {
+                    breaks.push(known.clone());
+                }
+                return false;
+            }
+            Stmt::Continue => return false,
             Stmt::Assert { test, msg } => {
                 self.expr(*test, known);
                 if let Some(m) = msg {

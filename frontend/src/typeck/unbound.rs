@@ -1,0 +1,283 @@
+//! Where a local may be read before anything binds it on the path taken
+//! (`if c: w = 1` then `return w`; a name bound late in a loop's body and
+//! read early in it; a `for` loop's name read after a loop that may not
+//! run), which CPython raises as `UnboundLocalError` when it happens: one
+//! forward pass over the body's statements keeps the set of locals bound
+//! on every path so far. An assignment, an annotated assignment with a
+//! value, an augmented assignment and a `for` loop's target (in its body)
+//! bind; an `if` joins the ends of its arms that fall through; a loop's
+//! body starts with what was bound before it (its first run is the one
+//! that has the least bound), and after it only that is known, with what
+//! its `else` binds, met by what its `break`s had bound (a `while` whose
+//! test is a true constant ends only by a `break`); `return`, `raise`,
+//! `break` and `continue` end a path.
+//!
+//! The lowering checks each read found here when it runs and raises
+//! CPython's `UnboundLocalError` (`lower::unbound`). A read in a
+//! `prange` loop, or of a local a `prange` loop binds, is left out: its
+//! iterations would share the flag. Locals that hold no value (a dtype, a
+//! range) are left out too.
+
+use super::*;
+use std::collections::HashSet;
+
+/// The locals bound on every path so far; `None` where no path runs.
+type Bound = Option<HashSet<LocalId>>;
+
+/// The message of a read of `name` where nothing bound it, CPython's.
+pub(crate) fn unbound_read_error(name: &str) -> String {
+    format!("UnboundLocalError: cannot access local variable '{name}' where it is not associated with a value")
+}
+
+/// The reads of locals of `body` that may happen before anything binds
+/// them (see the module's header); `checked` says which locals are
+/// checked at all.
+pub(crate) fn maybe_unbound_reads(body: &Body, checked: &dyn Fn(LocalId) -> bool) -> ArenaMap<ExprId, ()> {
+    let mut pass = Pass { body, checked, out: ArenaMap::default(), breaks: Vec::new(), parallel: HashSet::new() };
+    pass.parallel = pass.bound_in_parallel_loops();
+    let mut bound = Some(HashSet::new());
+    pass.block(&body.top, &mut bound);
+    pass.out
+}
+
+struct Pass<'a> {
+    body: &'a Body,
+    checked: &'a dyn Fn(LocalId) -> bool,
+    out: ArenaMap<ExprId, ()>,
+    /// What each enclosing loop's `break`s had bound, innermost last.
+    breaks: Vec<Vec<HashSet<LocalId>>>,
+    /// The locals a `prange` loop binds.
+    parallel: HashSet<LocalId>,
+}
+
+impl Pass<'_> {
+    fn block(&mut self, stmts: &[StmtId], bound: &mut Bound) {
+        for &s in stmts {
+            // Blocks nest as deep as the source.
+            deep(|| self.stmt(s, bound));
+        }
+    }
+
+    fn stmt(&mut self, s: StmtId, bound: &mut Bound) {
+        let body = self.body;
+        match &body.stmts[s] {
+            Stmt::Assign { targets, value } => {
+                self.reads(*value, bound);
+                targets.iter().for_each(|&t| self.target_reads(t, bound));
+                targets.iter().for_each(|&t| self.bind(t, bound));
+            }
+            Stmt::AnnAssign { target, value, .. } => {
+                if let Some(v) = value {
+                    self.reads(*v, bound);
+                    self.bind(*target, bound);
+                }
+            }
+            Stmt::AugAssign { target, value, .. } => {
+                // The target is read first (`x += 1` of an unbound `x`).
+                self.reads(*target, bound);
+                self.reads(*value, bound);
+                self.bind(*target, bound);
+            }
+            Stmt::Expr(e) => self.reads(*e, bound),
+            Stmt::Assert { test, msg } => {
+                self.reads(*test, bound);
+                if let Some(m) = msg {
+                    self.reads(*m, bound);
+                }
+            }
+            Stmt::Return(value) => {
+                if let Some(v) = value {
+                    self.reads(*v, bound);
+                }
+                *bound = None;
+            }
+            Stmt::Raise { exc, cause } => {
+                exc.iter().chain(cause).for_each(|&e| self.reads(e, bound));
+                *bound = None;
+            }
+            Stmt::Break => {
+                if let (Some(b), Some(loop_breaks)) = (bound.take(), self.breaks.last_mut()) {
+                    loop_breaks.push(b);
+                }
+            }
+            Stmt::Continue => *bound = None,
+            Stmt::If { arms } => {
+                let mut ends: Vec<Bound> = Vec::new();
+                let mut rest = bound.clone();
+                let mut has_else = false;
+                for arm in arms.iter() {
+                    match arm.test {
+                        Some(t) => self.reads(t, &rest),
+                        None => has_else = true,
+                    }
+                    let mut inner = rest.clone();
+                    self.block(&arm.body, &mut inner);
+                    ends.push(inner);
+                }
+                if !has_else {
+                    ends.push(rest.take());
+                }
+                *bound = meet(ends);
+            }
+            Stmt::While { test, body: inner, orelse } => {
+                self.reads(*test, bound);
+                let forever = self.true_constant(*test);
+                let before = bound.clone();
+                self.breaks.push(Vec::new());
+                let mut run = before.clone();
+                self.block(inner, &mut run);
+                let breaks = self.breaks.pop().unwrap_or_default();
+                // The test fails, and the `else` runs, with at least what
+                // was bound before.
+                let mut ends: Vec<Bound> = breaks.into_iter().map(Some).collect();
+                if !forever {
+                    let mut rest = before;
+                    self.block(orelse, &mut rest);
+                    ends.push(rest);
+                }
+                *bound = meet(ends);
+            }
+            Stmt::For { target, iter, body: inner, orelse, .. } => {
+                self.reads(*iter, bound);
+                let parallel = self.is_parallel(*iter);
+                let before = bound.clone();
+                self.breaks.push(Vec::new());
+                let mut run = before.clone();
+                self.target_reads(*target, &run);
+                self.bind(*target, &mut run);
+                if parallel {
+                    // Its reads are not checked (see the module's header).
+                    let saved = std::mem::take(&mut self.out);
+                    self.block(inner, &mut run);
+                    self.out = saved;
+                } else {
+                    self.block(inner, &mut run);
+                }
+                let breaks = self.breaks.pop().unwrap_or_default();
+                let mut rest = before;
+                self.block(orelse, &mut rest);
+                let mut ends: Vec<Bound> = breaks.into_iter().map(Some).collect();
+                ends.push(rest);
+                *bound = meet(ends);
+            }
+            Stmt::Refused { exprs, blocks, .. } => {
+                // Not lowered: its reads are the typecheck's errors.
+                let _ = (exprs, blocks);
+            }
+            Stmt::Pass | Stmt::NestedFunction { .. } | Stmt::Global | Stmt::Import => {}
+        }
+    }
+
+    /// Records the reads of locals in `e` that `bound` does not hold.
+    fn reads(&mut self, e: ExprId, bound: &Bound) {
+        let Some(bound) = bound else { return };
+        let body = self.body;
+        let mut pending = vec![e];
+        while let Some(e) = pending.pop() {
+            if let Expr::Name(Name::Local(id)) = body.exprs[e] {
+                let local = &body.locals[id];
+                if local.kind == LocalKind::Assigned
+                    && !bound.contains(&id)
+                    && !self.parallel.contains(&id)
+                    && (self.checked)(id)
+                {
+                    self.out.insert(e, ());
+                }
+            }
+            body.push_children(e, &mut pending);
+        }
+    }
+
+    /// The reads in the target `t` of an assignment: the bases and
+    /// indices of what it stores into (`a[i] = v`).
+    fn target_reads(&mut self, t: ExprId, bound: &Bound) {
+        let mut pending = vec![t];
+        while let Some(t) = pending.pop() {
+            match &self.body.exprs[t] {
+                Expr::Name(_) => {}
+                Expr::Tuple(ts) | Expr::List(ts) => pending.extend(ts.iter().copied()),
+                Expr::Starred(inner) => pending.push(*inner),
+                _ => self.reads(t, bound),
+            }
+        }
+    }
+
+    /// Adds the names `t` binds.
+    fn bind(&self, t: ExprId, bound: &mut Bound) {
+        let Some(bound) = bound else { return };
+        let mut pending = vec![t];
+        while let Some(t) = pending.pop() {
+            match &self.body.exprs[t] {
+                Expr::Name(Name::Local(id)) => {
+                    bound.insert(*id);
+                }
+                Expr::Tuple(ts) | Expr::List(ts) => pending.extend(ts.iter().copied()),
+                Expr::Starred(inner) => pending.push(*inner),
+                _ => {}
+            }
+        }
+    }
+
+    /// `while True:`, `while 1:`.
+    fn true_constant(&self, e: ExprId) -> bool {
+        match &self.body.exprs[e] {
+            Expr::Literal(Lit::Bool(b)) => *b,
+            Expr::Literal(Lit::Int(n)) => *n != 0,
+            _ => false,
+        }
+    }
+
+    /// Whether `iter` is `prange(...)` (or `numba.prange(...)`).
+    fn is_parallel(&self, iter: ExprId) -> bool {
+        let body = self.body;
+        let Expr::Call { func, .. } = &body.exprs[iter] else { return false };
+        match &body.exprs[*func] {
+            Expr::Name(n) => body.name_text(n) == "prange",
+            Expr::Attribute { attr, .. } => &**attr == "prange",
+            _ => false,
+        }
+    }
+
+    /// The locals bound anywhere in the body of a `prange` loop (its
+    /// target included).
+    fn bound_in_parallel_loops(&self) -> HashSet<LocalId> {
+        let body = self.body;
+        let mut out = HashSet::new();
+        let mut pending: Vec<(StmtId, bool)> = body.top.iter().map(|&s| (s, false)).collect();
+        while let Some((s, inside)) = pending.pop() {
+            let stmt = &body.stmts[s];
+            let inside = inside || matches!(stmt, Stmt::For { iter, .. } if self.is_parallel(*iter));
+            if inside {
+                let targets: Vec<ExprId> = match stmt {
+                    Stmt::Assign { targets, .. } => targets.to_vec(),
+                    Stmt::AnnAssign { target, .. } | Stmt::AugAssign { target, .. } | Stmt::For { target, .. } => {
+                        vec![*target]
+                    }
+                    _ => Vec::new(),
+                };
+                for t in targets {
+                    let mut names = Some(HashSet::new());
+                    self.bind(t, &mut names);
+                    out.extend(names.unwrap_or_default());
+                }
+            }
+            for b in parts_of(stmt).1 {
+                pending.extend(b.iter().map(|&s| (s, inside)));
+            }
+        }
+        out
+    }
+}
+
+/// What every one of `ends` binds (the paths that reach a join); `None`
+/// when none does.
+fn meet(ends: Vec<Bound>) -> Bound {
+    let mut out: Bound = None;
+    for end in ends.into_iter().flatten() {
+        out = Some(match out {
+            None => end,
+            Some(acc) => acc.intersection(&end).copied().collect(),
+        });
+    }
+    out
+}
