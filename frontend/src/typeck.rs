@@ -1937,7 +1937,11 @@ impl Solver<'_> {
         self.check_held_ranges(s);
         let error = match &self.body.stmts[s] {
             Stmt::For { is_async: false, target, iter, .. } => {
-                self.for_error(*target, *iter).or_else(|| self.range_error(*iter))
+                let error = self.for_error(*target, *iter).or_else(|| self.range_error(*iter));
+                if error.is_none() {
+                    self.check_loop_binding(s);
+                }
+                error
             }
             Stmt::Return(value) => self.return_error(at, *value).or_else(|| self.tuple_return(*value)),
             Stmt::Assign { .. } | Stmt::AnnAssign { .. } | Stmt::AugAssign { .. } => {

@@ -228,6 +228,21 @@ impl Solver<'_> {
     /// memory, the statement refused or not (see
     /// [`Solver::check_read_only_targets`]).
     /// A value it does not type is the lowering's.
+    /// Refuses the name a `for` loop over an array binds to each step
+    /// (`for v in a`) where the local holds another kind of value (see
+    /// [`Solver::binding_errors`]): `v` a number elsewhere and a row here.
+    pub(super) fn check_loop_binding(&self, s: StmtId) {
+        let body = self.body;
+        let Stmt::For { target, iter, .. } = &body.stmts[s] else { return };
+        let Some(id) = self.local_of(*target) else { return };
+        let bound =
+            self.bindings.iter().find(|b| b.local == id && matches!(b.bound, Bound::EveryElement(i) if i == *iter));
+        let Some(b) = bound else { return };
+        if let Some((at, message)) = self.binding_errors(*target, id, b.bound, *iter).into_iter().next() {
+            self.refuse_statement(s, at, message);
+        }
+    }
+
     pub(super) fn check_assignment(&self, s: StmtId) {
         let body = self.body;
         self.check_read_only_targets(s);
@@ -666,6 +681,8 @@ impl Solver<'_> {
         let value = match bound {
             Bound::Value(v) | Bound::Update(_, v) => v,
             Bound::Extent { .. } | Bound::Element { .. } => whole,
+            // `for v in a`: each step of an array.
+            Bound::EveryElement(iter) if matches!(self.ty(iter), Some(Ty::Arr(_))) => iter,
             _ => return Vec::new(),
         };
         let value_at = body.expr_ranges[value];
@@ -673,7 +690,14 @@ impl Solver<'_> {
             let bound_to = matches!(bound, Bound::Value(_)).then(|| self.none_binding_error(id, value));
             return bound_to.flatten().into_iter().collect();
         }
-        let (Some(held), Some(ty)) = (self.held(id), self.binding_type(bound, id)) else { return Vec::new() };
+        let ty = match bound {
+            Bound::EveryElement(iter) => match self.ty(iter) {
+                Some(Ty::Arr(t)) => array_step(&t),
+                _ => None,
+            },
+            _ => self.binding_type(bound, id),
+        };
+        let (Some(held), Some(ty)) = (self.held(id), ty) else { return Vec::new() };
         let at = body.expr_ranges[target];
         let name = &*body.locals[id].name;
         let shown = crate::lower::tuples::shown_local(name);

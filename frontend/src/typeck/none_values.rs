@@ -60,6 +60,42 @@ const VALUE_NUMPY_KEYWORDS: &[(&str, &str)] = &[
     ("linspace", "num"),
 ];
 
+/// NumPy's functions (and an array's methods) whose axis may be given by
+/// position.
+const AXIS_FUNCTIONS: &[&str] = &[
+    "sum",
+    "prod",
+    "mean",
+    "max",
+    "min",
+    "amax",
+    "amin",
+    "argmax",
+    "argmin",
+    "cumsum",
+    "cumprod",
+    "std",
+    "var",
+    "any",
+    "all",
+    "nansum",
+    "nanprod",
+    "nanmean",
+    "nanmax",
+    "nanmin",
+    "nanstd",
+    "nanvar",
+    "nanargmax",
+    "nanargmin",
+    "median",
+    "nanmedian",
+    "ptp",
+    "sort",
+    "argsort",
+    "diff",
+    "flip",
+];
+
 /// A list display read where compiled code needs a number or an array.
 pub(crate) const LIST_READ_AS_VALUE: &str = "a list display is not a value compiled code holds here: make it an array \
      (`np.array([...])`) or pass its elements";
@@ -109,7 +145,7 @@ impl Solver<'_> {
             Stmt::Return(Some(v)) | Stmt::Expr(v) | Stmt::While { test: v, .. } | Stmt::Assert { test: v, .. } => {
                 vec![*v]
             }
-            Stmt::AugAssign { value, .. } => vec![*value],
+            Stmt::AugAssign { value, .. } | Stmt::AnnAssign { value: Some(value), .. } => vec![*value],
             // `xs = [[1.0], 2.0]`: a list local's elements are numbers.
             Stmt::Assign { targets, value }
                 if targets.len() == 1 && matches!(body.exprs[targets[0]], Expr::Name(_)) =>
@@ -177,7 +213,8 @@ impl Solver<'_> {
             }
             Expr::Attribute { base, .. } => vec![*base],
             Expr::Tuple(es) if self.displays.get(id).is_some() => {
-                let optional = self.env.decl.ret.is_none() && returned.contains(&id);
+                // A list display is no element of a result either.
+                let optional = !lists && self.env.decl.ret.is_none() && returned.contains(&id);
                 if optional {
                     Vec::new()
                 } else {
@@ -193,6 +230,8 @@ impl Solver<'_> {
                     if self.numpy_array_function(*func) == Some(NpFn::Norm) {
                         values.extend(args.iter().skip(1));
                     }
+                    // An axis by position: `np.sum(a, [0])`, `a.sum([0])`.
+                    values.extend(self.axis_argument(*func, args));
                 }
                 if lists && self.takes_anything(*func) {
                     values.extend(args.iter().copied().chain(keywords.iter().map(|k| k.value)));
@@ -239,6 +278,22 @@ impl Solver<'_> {
         }
     }
 
+    /// The positional argument of a call of `func` that is an axis: the
+    /// second of NumPy's reductions and of the functions along an axis
+    /// (`np.sum(a, 0)`), the first of the same methods (`a.sum(0)`; of
+    /// what is not an array, the method's own error).
+    fn axis_argument(&self, func: ExprId, args: &[ExprId]) -> Option<ExprId> {
+        let body = self.body;
+        let Expr::Attribute { attr, .. } = &body.exprs[func] else { return None };
+        if !AXIS_FUNCTIONS.contains(&&**attr) {
+            return None;
+        }
+        match self.numpy_attr(func) {
+            Some(_) => args.get(1).copied(),
+            None => args.first().copied(),
+        }
+    }
+
     /// Whether a call of `func` reads every argument as what it is, a
     /// number, an array or a tuple (never a list display): a function of
     /// the module or of another POST module, `print`.
@@ -264,6 +319,10 @@ impl Solver<'_> {
             Expr::Name(Name::Free(n)) => VALUE_BUILTINS.contains(&&**n),
             // `Int64(x)`: a cast of a number.
             Expr::Name(Name::Global(n)) if matches!(self.env.globals.get(&**n), Some(Global::Type(_))) => true,
+            // `type(z)(x)`, and `T(x)` of `T = type(z)`: the cast to a
+            // parameter's type.
+            Expr::Call { .. } => parameter_type(self.body, self.env.decl, self.env.types, func).is_some(),
+            Expr::Name(Name::Local(id)) => self.states[*id].dtype.is_some(),
             // `postc.math.sqrt(x)`; `xs.append(x)` of a list local.
             Expr::Attribute { base, attr }
                 if (self.names_postc_math(*base) && postc_ir::interp::is_known_intrinsic(attr))
