@@ -5,8 +5,9 @@ cannot lower (`frontend/tests/lowering.rs`,
 `misused_values_are_refused_by_the_typecheck`): one expression read as a
 value in a function's body is replaced by a value of another kind
 (`None`, a tuple, a string, a complex number, an array, a float, an
-integer, a call of a function that returns nothing). Each copy holds one
-replacement, so the rest of the program stays valid: where the typecheck
+integer, a call of a function that returns nothing, a list display).
+Each copy holds one replacement, so the rest of the program stays
+valid: where the typecheck
 accepts it, the lowering runs and must lower it, and where it cannot,
 the typecheck should have said why (the lowering's own refusal is an
 internal error).
@@ -26,7 +27,7 @@ PROGRAMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "py")
 
 # What an expression is replaced by: its source, and what the module needs
 # for it (`nothing()` is defined in every copy).
-REPLACEMENTS = ["None", "(1, 2)", "'s'", "1j", "np.zeros(3)", "2.5", "7", "nothing()", "(np.zeros(2), 1)"]
+REPLACEMENTS = ["None", "(1, 2)", "'s'", "1j", "np.zeros(3)", "2.5", "7", "nothing()", "(np.zeros(2), 1)", "[1.0, 2.0]"]
 
 HELPER = '''
 
