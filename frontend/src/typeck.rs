@@ -3068,6 +3068,12 @@ impl Solver<'_> {
             let tys = tys()?;
             let refs: Vec<Option<&Ty>> = tys.iter().map(Some).collect();
             return match f {
+                // `np.round(a, decimals)` of an array of decimals: they are
+                // one constant, whatever rounds.
+                Library::Numpy(NpOp::Around, name) if matches!(tys.get(1), Some(Ty::Arr(_))) => {
+                    let message = crate::lower::numpy::round_decimals_error(&format!("numpy.{name}"));
+                    self.refuse(e, self.body.expr_ranges[args[1]], message)
+                }
                 Library::Numpy(op, name) => match self.elementwise(&tys, |e| numpy_ufunc(op, e)) {
                     Some(t) => t.or_else(|| self.refuse_unfused_ufunc(e, args, op, name, &tys)),
                     None if op == NpOp::Around => match self.numpy_round_error(e, name, args, &tys) {

@@ -1,4 +1,4 @@
-# error: programs the misuse probe found the lowering alone refused when a value is replaced by a list display, now the typecheck's: a list display cast to a parameter's type, given as an axis by position, returned in an inferred tuple, bound to an annotated local or as a list local's element, given as `M` of `np.eye`, and a loop's name bound to rows of an array where it holds numbers elsewhere
+# error: programs the misuse probe found the lowering alone refused when a value is replaced by a list display, now the typecheck's: a list display cast to a parameter's type, given as an axis by position, returned in an inferred tuple, bound to an annotated local or as a list local's element, given as `M` of `np.eye`, a loop's name bound to rows of an array where it holds numbers elsewhere; and an array as the decimals of `np.round`
 import numpy as np
 from postyp import Float64, Int32, Int64
 
@@ -29,3 +29,7 @@ def rows(a: Float64[:, :]) -> Float64:
     for v in a * 2.0:
         acc += 1.0
     return acc
+
+
+def rounded(x: Float64) -> Float64:
+    return np.round(x, np.zeros(3))
