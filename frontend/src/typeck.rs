@@ -477,14 +477,22 @@
 //!   ([`none_values`]): in the places above where `None` is (but the one
 //!   argument of `min`, `max` and `sum`, the first of `np.array` and
 //!   `np.asarray`, a list display's elements), every argument of
-//!   `np.where` and `np.clip`, of a POST function and of `print`, an
-//!   `axis=`, an index, a comparison's operand, a conditional
-//!   expression's part, a slice's bound, and the value returned, tested
-//!   or added in place;
+//!   `np.where` and `np.clip`, of a POST function, of `print` and of a
+//!   cast to a parameter's type, an `axis=` or an axis by position, an
+//!   index, a comparison's operand, a conditional expression's part, a
+//!   slice's bound, an element of a tuple returned or unpacked or of a
+//!   list local's display, and the value returned, tested, bound to an
+//!   annotated local or added in place;
 //! - `for` loops over a tuple of arrays of one dtype and number of axes
-//!   but two types (layouts, extents), which a name cannot hold both of;
-//!   stores of the elements of a tuple unpacked that is not a display
-//!   (`a[0], a[1] = t`) that an element cannot hold.
+//!   but two types (layouts, extents), which a name cannot hold both of,
+//!   and over an array whose steps the name cannot hold (rows where it
+//!   holds numbers elsewhere); stores of the elements of a tuple
+//!   unpacked that is not a display (`a[0], a[1] = t`) that an element
+//!   cannot hold.
+//!
+//! It also finds, for the lowering, the reads of locals that may come
+//! before anything binds them on the path taken ([`unbound`]), which it
+//! checks when they run (CPython's `UnboundLocalError`).
 //!
 //! The lowering reports nothing a user can cause. Each body is
 //! typechecked (`lower::check_function`) and lowered
