@@ -235,8 +235,11 @@ impl Solver<'_> {
         let body = self.body;
         let Stmt::For { target, iter, .. } = &body.stmts[s] else { return };
         let Some(id) = self.local_of(*target) else { return };
-        let bound =
-            self.bindings.iter().find(|b| b.local == id && matches!(b.bound, Bound::EveryElement(i) if i == *iter));
+        // The bindings of this statement (see `Solver::collect`).
+        let here = self.reading_at.get();
+        let first = self.bindings.partition_point(|b| b.at < here);
+        let bound = (self.bindings[first..].iter().take_while(|b| b.at == here))
+            .find(|b| b.local == id && matches!(b.bound, Bound::EveryElement(i) if i == *iter));
         let Some(b) = bound else { return };
         if let Some((at, message)) = self.binding_errors(*target, id, b.bound, *iter).into_iter().next() {
             self.refuse_statement(s, at, message);

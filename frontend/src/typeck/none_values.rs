@@ -13,6 +13,7 @@
 //! ([`LIST_READ_AS_VALUE`]).
 
 use super::*;
+use smallvec::smallvec;
 
 /// The builtins whose every positional argument is a value, as the
 /// lowering lowers them (`round(x, None)` included: the lowering takes
@@ -96,6 +97,10 @@ const AXIS_FUNCTIONS: &[&str] = &[
     "flip",
 ];
 
+/// The parts of an expression read as values ([`Solver::values_read`]):
+/// a few, for every expression of a body.
+type Values = smallvec::SmallVec<[ExprId; 4]>;
+
 /// A list display read where compiled code needs a number or an array.
 pub(crate) const LIST_READ_AS_VALUE: &str = "a list display is not a value compiled code holds here: make it an array \
      (`np.array([...])`) or pass its elements";
@@ -137,6 +142,10 @@ impl Solver<'_> {
     /// with [`LIST_READ_AS_VALUE`] where it is typed.
     pub(super) fn list_values(&self) -> Vec<ExprId> {
         let body = self.body;
+        // Most bodies hold no list display: nothing to find.
+        if !body.exprs.values().any(|e| matches!(e, Expr::List(_))) {
+            return Vec::new();
+        }
         let returned = self.returned_values();
         let exprs = body.exprs.iter().flat_map(|(id, _)| self.values_read(id, true, &returned));
         // What a statement reads as a value: the value returned, tested,
@@ -198,11 +207,11 @@ impl Solver<'_> {
     /// `print` ([`Solver::takes_anything`]), `ord=` and `np.linalg.norm`'s
     /// order, the operands of comparisons and of `and`/`or`, the parts of
     /// a conditional expression and a slice's bounds.
-    fn values_read(&self, id: ExprId, lists: bool, returned: &[ExprId]) -> Vec<ExprId> {
+    fn values_read(&self, id: ExprId, lists: bool, returned: &[ExprId]) -> Values {
         let body = self.body;
         match &body.exprs[id] {
             Expr::Subscript { base, index } => {
-                let mut values = vec![*base];
+                let mut values: Values = smallvec![*base];
                 if lists {
                     match &body.exprs[*index] {
                         Expr::Tuple(entries) => values.extend(entries.iter().copied()),
@@ -211,24 +220,24 @@ impl Solver<'_> {
                 }
                 values
             }
-            Expr::Attribute { base, .. } => vec![*base],
+            Expr::Attribute { base, .. } => smallvec![*base],
             Expr::Tuple(es) if self.displays.get(id).is_some() => {
                 // A list display is no element of a result either.
                 let optional = !lists && self.env.decl.ret.is_none() && returned.contains(&id);
                 if optional {
-                    Vec::new()
+                    Values::new()
                 } else {
-                    es.to_vec()
+                    es.iter().copied().collect()
                 }
             }
-            Expr::List(es) if !lists => es.to_vec(),
+            Expr::List(es) if !lists => es.iter().copied().collect(),
             Expr::Call { func, args, keywords } => {
-                let mut values = Vec::new();
+                let mut values = Values::new();
                 if lists {
                     let order = |k: &&Keyword| matches!(k.name.as_deref(), Some("axis" | "ord"));
                     values.extend(keywords.iter().filter(order).map(|k| k.value));
                     if self.numpy_array_function(*func) == Some(NpFn::Norm) {
-                        values.extend(args.iter().skip(1));
+                        values.extend(args.iter().skip(1).copied());
                     }
                     // An axis by position: `np.sum(a, [0])`, `a.sum([0])`.
                     values.extend(self.axis_argument(*func, args));
@@ -265,16 +274,16 @@ impl Solver<'_> {
             }
             // For lists: what `==`, `is` and `in` compare, a conditional
             // expression's parts, a slice's bounds.
-            Expr::Compare { operands, .. } if lists => operands.to_vec(),
-            &Expr::If { test, body, orelse } if lists => vec![test, body, orelse],
+            Expr::Compare { operands, .. } if lists => operands.iter().copied().collect(),
+            &Expr::If { test, body, orelse } if lists => smallvec![test, body, orelse],
             &Expr::Slice { lower, upper, step } if lists => [lower, upper, step].into_iter().flatten().collect(),
             // A list display is no condition either.
-            Expr::BoolOp { values, .. } if lists => values.to_vec(),
+            Expr::BoolOp { values, .. } if lists => values.iter().copied().collect(),
             Expr::BoolOp { op, values } if self.conditions.get(id).is_none() => match op {
-                ast::BoolOp::And => values.to_vec(),
+                ast::BoolOp::And => values.iter().copied().collect(),
                 ast::BoolOp::Or => values.last().copied().into_iter().collect(),
             },
-            _ => Vec::new(),
+            _ => Values::new(),
         }
     }
 

@@ -19,10 +19,40 @@
 //! range) are left out too.
 
 use super::*;
-use std::collections::HashSet;
+
+/// A set of locals, one bit each: copied at every branch and loop.
+#[derive(Clone, Default)]
+struct Locals(Vec<u64>);
+
+impl Locals {
+    fn index(id: LocalId) -> (usize, u64) {
+        let i = id.into_raw().into_u32() as usize;
+        (i / 64, 1 << (i % 64))
+    }
+
+    fn insert(&mut self, id: LocalId) {
+        let (word, bit) = Self::index(id);
+        if self.0.len() <= word {
+            self.0.resize(word + 1, 0);
+        }
+        self.0[word] |= bit;
+    }
+
+    fn contains(&self, id: LocalId) -> bool {
+        let (word, bit) = Self::index(id);
+        self.0.get(word).is_some_and(|w| w & bit != 0)
+    }
+
+    fn intersect(&mut self, other: &Locals) {
+        self.0.truncate(other.0.len());
+        for (w, o) in self.0.iter_mut().zip(&other.0) {
+            *w &= o;
+        }
+    }
+}
 
 /// The locals bound on every path so far; `None` where no path runs.
-type Bound = Option<HashSet<LocalId>>;
+type Bound = Option<Locals>;
 
 /// The message of a read of `name` where nothing bound it, CPython's.
 pub(crate) fn unbound_read_error(name: &str) -> String {
@@ -33,9 +63,16 @@ pub(crate) fn unbound_read_error(name: &str) -> String {
 /// them (see the module's header); `checked` says which locals are
 /// checked at all.
 pub(crate) fn maybe_unbound_reads(body: &Body, checked: &dyn Fn(LocalId) -> bool) -> ArenaMap<ExprId, ()> {
-    let mut pass = Pass { body, checked, out: ArenaMap::default(), breaks: Vec::new(), parallel: HashSet::new() };
+    let mut pass = Pass {
+        body,
+        checked,
+        out: ArenaMap::default(),
+        breaks: Vec::new(),
+        parallel: Locals::default(),
+        scratch: Vec::new(),
+    };
     pass.parallel = pass.bound_in_parallel_loops();
-    let mut bound = Some(HashSet::new());
+    let mut bound = Some(Locals::default());
     pass.block(&body.top, &mut bound);
     pass.out
 }
@@ -45,9 +82,12 @@ struct Pass<'a> {
     checked: &'a dyn Fn(LocalId) -> bool,
     out: ArenaMap<ExprId, ()>,
     /// What each enclosing loop's `break`s had bound, innermost last.
-    breaks: Vec<Vec<HashSet<LocalId>>>,
+    breaks: Vec<Vec<Locals>>,
     /// The locals a `prange` loop binds.
-    parallel: HashSet<LocalId>,
+    parallel: Locals,
+    /// The expressions still to visit of [`Pass::reads`], kept for the
+    /// next.
+    scratch: Vec<ExprId>,
 }
 
 impl Pass<'_> {
@@ -172,13 +212,14 @@ impl Pass<'_> {
     fn reads(&mut self, e: ExprId, bound: &Bound) {
         let Some(bound) = bound else { return };
         let body = self.body;
-        let mut pending = vec![e];
+        let mut pending = std::mem::take(&mut self.scratch);
+        pending.push(e);
         while let Some(e) = pending.pop() {
             if let Expr::Name(Name::Local(id)) = body.exprs[e] {
                 let local = &body.locals[id];
                 if local.kind == LocalKind::Assigned
-                    && !bound.contains(&id)
-                    && !self.parallel.contains(&id)
+                    && !bound.contains(id)
+                    && !self.parallel.contains(id)
                     && (self.checked)(id)
                 {
                     self.out.insert(e, ());
@@ -186,6 +227,7 @@ impl Pass<'_> {
             }
             body.push_children(e, &mut pending);
         }
+        self.scratch = pending;
     }
 
     /// The reads in the target `t` of an assignment: the bases and
@@ -208,9 +250,7 @@ impl Pass<'_> {
         let mut pending = vec![t];
         while let Some(t) = pending.pop() {
             match &self.body.exprs[t] {
-                Expr::Name(Name::Local(id)) => {
-                    bound.insert(*id);
-                }
+                Expr::Name(Name::Local(id)) => bound.insert(*id),
                 Expr::Tuple(ts) | Expr::List(ts) => pending.extend(ts.iter().copied()),
                 Expr::Starred(inner) => pending.push(*inner),
                 _ => {}
@@ -240,9 +280,9 @@ impl Pass<'_> {
 
     /// The locals bound anywhere in the body of a `prange` loop (its
     /// target included).
-    fn bound_in_parallel_loops(&self) -> HashSet<LocalId> {
+    fn bound_in_parallel_loops(&self) -> Locals {
         let body = self.body;
-        let mut out = HashSet::new();
+        let mut out = Locals::default();
         let mut pending: Vec<(StmtId, bool)> = body.top.iter().map(|&s| (s, false)).collect();
         while let Some((s, inside)) = pending.pop() {
             let stmt = &body.stmts[s];
@@ -256,9 +296,15 @@ impl Pass<'_> {
                     _ => Vec::new(),
                 };
                 for t in targets {
-                    let mut names = Some(HashSet::new());
-                    self.bind(t, &mut names);
-                    out.extend(names.unwrap_or_default());
+                    let mut names = vec![t];
+                    while let Some(t) = names.pop() {
+                        match &body.exprs[t] {
+                            Expr::Name(Name::Local(id)) => out.insert(*id),
+                            Expr::Tuple(ts) | Expr::List(ts) => names.extend(ts.iter().copied()),
+                            Expr::Starred(inner) => names.push(*inner),
+                            _ => {}
+                        }
+                    }
                 }
             }
             for b in parts_of(stmt).1 {
@@ -274,10 +320,10 @@ impl Pass<'_> {
 fn meet(ends: Vec<Bound>) -> Bound {
     let mut out: Bound = None;
     for end in ends.into_iter().flatten() {
-        out = Some(match out {
-            None => end,
-            Some(acc) => acc.intersection(&end).copied().collect(),
-        });
+        match &mut out {
+            None => out = Some(end),
+            Some(acc) => acc.intersect(&end),
+        }
     }
     out
 }
