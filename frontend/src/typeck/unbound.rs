@@ -20,9 +20,10 @@
 
 use super::*;
 
-/// A set of locals, one bit each: copied at every branch and loop.
+/// A set of locals, one bit each: copied at every branch and loop (in
+/// place for a body of up to 128 locals).
 #[derive(Clone, Default)]
-struct Locals(Vec<u64>);
+struct Locals(smallvec::SmallVec<[u64; 2]>);
 
 impl Locals {
     fn index(id: LocalId) -> (usize, u64) {
@@ -54,6 +55,9 @@ impl Locals {
 /// The locals bound on every path so far; `None` where no path runs.
 type Bound = Option<Locals>;
 
+/// The ends of the paths that meet after a statement.
+type Ends = smallvec::SmallVec<[Bound; 4]>;
+
 /// The message of a read of `name` where nothing bound it, CPython's.
 pub(crate) fn unbound_read_error(name: &str) -> String {
     format!("UnboundLocalError: cannot access local variable '{name}' where it is not associated with a value")
@@ -71,7 +75,15 @@ pub(crate) fn maybe_unbound_reads(body: &Body, checked: &dyn Fn(LocalId) -> bool
         parallel: Locals::default(),
         scratch: Vec::new(),
     };
-    pass.parallel = pass.bound_in_parallel_loops();
+    // Most bodies name no `prange`: no loop of theirs runs in parallel.
+    let names_prange = body.exprs.values().any(|e| match e {
+        Expr::Name(n) => body.name_text(n) == "prange",
+        Expr::Attribute { attr, .. } => &**attr == "prange",
+        _ => false,
+    });
+    if names_prange {
+        pass.parallel = pass.bound_in_parallel_loops();
+    }
     let mut bound = Some(Locals::default());
     pass.block(&body.top, &mut bound);
     pass.out
@@ -142,7 +154,7 @@ impl Pass<'_> {
             }
             Stmt::Continue => *bound = None,
             Stmt::If { arms } => {
-                let mut ends: Vec<Bound> = Vec::new();
+                let mut ends: Ends = Ends::new();
                 let mut rest = bound.clone();
                 let mut has_else = false;
                 for arm in arms.iter() {
@@ -169,7 +181,7 @@ impl Pass<'_> {
                 let breaks = self.breaks.pop().unwrap_or_default();
                 // The test fails, and the `else` runs, with at least what
                 // was bound before.
-                let mut ends: Vec<Bound> = breaks.into_iter().map(Some).collect();
+                let mut ends: Ends = breaks.into_iter().map(Some).collect();
                 if !forever {
                     let mut rest = before;
                     self.block(orelse, &mut rest);
@@ -196,7 +208,7 @@ impl Pass<'_> {
                 let breaks = self.breaks.pop().unwrap_or_default();
                 let mut rest = before;
                 self.block(orelse, &mut rest);
-                let mut ends: Vec<Bound> = breaks.into_iter().map(Some).collect();
+                let mut ends: Ends = breaks.into_iter().map(Some).collect();
                 ends.push(rest);
                 *bound = meet(ends);
             }
@@ -317,7 +329,7 @@ impl Pass<'_> {
 
 /// What every one of `ends` binds (the paths that reach a join); `None`
 /// when none does.
-fn meet(ends: Vec<Bound>) -> Bound {
+fn meet(ends: Ends) -> Bound {
     let mut out: Bound = None;
     for end in ends.into_iter().flatten() {
         match &mut out {
