@@ -8,9 +8,11 @@
 //! ([`crate::lower::maybe_none::NONE_IS_NOT_A_NUMBER`]). A list display
 //! in the same places (but the one argument of `min`, `max` and `sum`, the
 //! first of `np.array` and `np.asarray`, and a list display's own
-//! elements, which are rows), and one given as an index or an `axis=`,
-//! is read as a value the lowering does not hold
-//! ([`LIST_READ_AS_VALUE`]).
+//! elements, which are rows), and in more where `None` may stand (an
+//! index, an axis, an argument of a POST function or `print`, a
+//! comparison, a value returned or tested: [`Solver::values_read`],
+//! [`Solver::list_values`]), is read as a value the lowering does not
+//! hold ([`LIST_READ_AS_VALUE`]). One table of those places serves both.
 
 use super::*;
 use smallvec::smallvec;
