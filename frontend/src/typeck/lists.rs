@@ -27,6 +27,15 @@ pub(crate) fn list_returned_error(name: &str, td: &TypeData) -> String {
     )
 }
 
+/// A list display bound to the local `name`, which is bound to what is not
+/// one elsewhere.
+fn list_bound_elsewhere_error(name: &str) -> String {
+    format!(
+        "`{name}` is bound to a list display here and to another value elsewhere: a list local is bound only to \
+         list displays (and grows by `append`)"
+    )
+}
+
 impl Solver<'_> {
     /// `xs = [...]` (the statement `s`): refuses the statement binding an
     /// empty display to a list local that nothing gives a number (no
@@ -46,7 +55,14 @@ impl Solver<'_> {
             _ => None,
         };
         let Some(id) = list else {
-            self.refuse_here(*value, refused_construct_error(body.construct_name(*value)));
+            let message = match targets[..] {
+                [t] => match self.local_of(t) {
+                    Some(id) => list_bound_elsewhere_error(&body.locals[id].name),
+                    None => super::none_values::LIST_READ_AS_VALUE.to_owned(),
+                },
+                _ => super::none_values::LIST_READ_AS_VALUE.to_owned(),
+            };
+            self.refuse_here(*value, message);
             return;
         };
         if !elts.is_empty() || self.states[id].list != Some(None) {
