@@ -766,7 +766,7 @@ pub(crate) fn local_types(body: &Body, env: &TypeEnv) -> LocalTypes {
         out.absent_reads = std::mem::take(&mut cx.absent_reads);
         // Locals that hold a value: not a dtype or a range.
         let valued = |id: LocalId| cx.states[id].dtype.is_none() && cx.states[id].range.is_none();
-        out.unbound_reads = unbound::maybe_unbound_reads(body, &valued);
+        out.unbound_reads = unbound::maybe_unbound_reads(body, &valued, &|iter| cx.is_prange_call(iter));
     }
     out
 }

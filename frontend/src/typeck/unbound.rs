@@ -66,22 +66,23 @@ pub(crate) fn unbound_read_error(name: &str) -> String {
 /// The reads of locals of `body` that may happen before anything binds
 /// them (see the module's header); `checked` says which locals are
 /// checked at all.
-pub(crate) fn maybe_unbound_reads(body: &Body, checked: &dyn Fn(LocalId) -> bool) -> ArenaMap<ExprId, ()> {
+pub(crate) fn maybe_unbound_reads(
+    body: &Body,
+    checked: &dyn Fn(LocalId) -> bool,
+    parallel: &dyn Fn(ExprId) -> bool,
+) -> ArenaMap<ExprId, ()> {
     let mut pass = Pass {
         body,
         checked,
+        parallel_loop: parallel,
         out: ArenaMap::default(),
         breaks: Vec::new(),
         parallel: Locals::default(),
         scratch: Vec::new(),
     };
-    // Most bodies name no `prange`: no loop of theirs runs in parallel.
-    let names_prange = body.exprs.values().any(|e| match e {
-        Expr::Name(n) => body.name_text(n) == "prange",
-        Expr::Attribute { attr, .. } => &**attr == "prange",
-        _ => false,
-    });
-    if names_prange {
+    // Most bodies have no `prange` loop.
+    let has_prange = body.stmts.values().any(|s| matches!(s, Stmt::For { iter, .. } if parallel(*iter)));
+    if has_prange {
         pass.parallel = pass.bound_in_parallel_loops();
     }
     let mut bound = Some(Locals::default());
@@ -92,6 +93,8 @@ pub(crate) fn maybe_unbound_reads(body: &Body, checked: &dyn Fn(LocalId) -> bool
 struct Pass<'a> {
     body: &'a Body,
     checked: &'a dyn Fn(LocalId) -> bool,
+    /// Whether a `for` loop's iterable is `prange(...)` (under any name).
+    parallel_loop: &'a dyn Fn(ExprId) -> bool,
     out: ArenaMap<ExprId, ()>,
     /// What each enclosing loop's `break`s had bound, innermost last.
     breaks: Vec<Vec<Locals>>,
@@ -279,15 +282,9 @@ impl Pass<'_> {
         }
     }
 
-    /// Whether `iter` is `prange(...)` (or `numba.prange(...)`).
+    /// Whether `iter` is `prange(...)`, however it is imported.
     fn is_parallel(&self, iter: ExprId) -> bool {
-        let body = self.body;
-        let Expr::Call { func, .. } = &body.exprs[iter] else { return false };
-        match &body.exprs[*func] {
-            Expr::Name(n) => body.name_text(n) == "prange",
-            Expr::Attribute { attr, .. } => &**attr == "prange",
-            _ => false,
-        }
+        (self.parallel_loop)(iter)
     }
 
     /// The locals bound anywhere in the body of a `prange` loop (its
