@@ -6337,7 +6337,9 @@ pub(crate) fn returned_value_error(name: &str, td: &TypeData, v: Option<&Ty>) ->
         return loops::non_tuple_for_tuple(name, td, v);
     }
     match v {
-        Some(Ty::Arr(a)) if td.is_array && a.dtype == td.dtype && a.ndim() == td.ndim() => None,
+        Some(Ty::Arr(a)) if td.is_array && a.dtype == td.dtype && a.ndim() == td.ndim() => {
+            fixed_extent_error(name, td, a)
+        }
         Some(v) if !td.is_array => match v.scalar() {
             // A constant the result's dtype does not hold (`return 300`
             // of an Int8 result).
@@ -6359,6 +6361,21 @@ pub(crate) fn returned_value_error(name: &str, td: &TypeData, v: Option<&Ty>) ->
         )),
         _ => Some(format!("function `{name}` returns {}", annotation_text(td))),
     }
+}
+
+/// An array `a` returned where the result `td` fixes an extent
+/// (`-> Float64[2, :]`) that `a`'s is not known to be.
+fn fixed_extent_error(name: &str, td: &TypeData, a: &TypeData) -> Option<String> {
+    let (Shape::Dims(want), Shape::Dims(got)) = (&td.shape, &a.shape) else { return None };
+    let (k, n) = want.iter().zip(got).enumerate().find_map(|(k, (w, g))| match w {
+        Some(n) if *g != Some(*n) => Some((k, *n)),
+        _ => None,
+    })?;
+    Some(format!(
+        "function `{name}` returns {}: extent {k} of this array is not known to be {n} (annotate the result \
+         with `:` there)",
+        annotation_text(td)
+    ))
 }
 
 /// The errors of `range(...)` (the lowering's `range_bounds`).

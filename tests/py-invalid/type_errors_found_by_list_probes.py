@@ -1,4 +1,4 @@
-# error: programs the misuse probe found the lowering alone refused when a value is replaced by a list display, now the typecheck's: a list display cast to a parameter's type, given as an axis by position, returned in an inferred tuple, bound to an annotated local or as a list local's element, given as `M` of `np.eye`, a loop's name bound to rows of an array where it holds numbers elsewhere; and an array as the decimals of `np.round`
+# error: programs the misuse probe found the lowering alone refused when a value is replaced by a list display, now the typecheck's: a list display cast to a parameter's type, given as an axis by position, returned in an inferred tuple, bound to an annotated local or as a list local's element, given as `M` of `np.eye`, a loop's name bound to rows of an array where it holds numbers elsewhere; an array as the decimals of `np.round`; and, found by the frontend fuzz target, an array returned where the result fixes an extent the array's is not known to be
 import numpy as np
 from postyp import Float64, Int32, Int64
 
@@ -33,3 +33,7 @@ def rows(a: Float64[:, :]) -> Float64:
 
 def rounded(x: Float64) -> Float64:
     return np.round(x, np.zeros(3))
+
+
+def fixed_rows(a: Int32[:, :]) -> Float64[2, :]:
+    return a.astype(float)
