@@ -5184,12 +5184,16 @@ impl Solver<'_> {
         // A CPython module's function: not NumPy's (compiled, or refused
         // by NumPy's rules), Numba's (`numba.prange`), `math`'s compiled
         // or `postc`'s.
+        // `numpy` or `numpy.random`, not `numpyx` (a module of its own).
+        let of = |module: &str, package: &str| {
+            module.strip_prefix(package).is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        };
         let cpython = |module: &str, name: &str| {
             (module == "numpy" && !crate::lower::numpy_compiles(name))
-                || !(module.starts_with("numpy")
-                    || module.starts_with("numba")
+                || !(of(module, "numpy")
+                    || of(module, "numba")
                     || (module == "math" && math_func(name).is_some())
-                    || module.starts_with("postc"))
+                    || of(module, "postc"))
         };
         match &body.exprs[func] {
             Expr::Name(Name::Free(n)) => match &**n {
