@@ -283,6 +283,34 @@ impl Body {
         same_node && deep(|| self.children(a).into_iter().zip(self.children(b)).all(|(p, q)| self.same_expr(p, q)))
     }
 
+    /// The names a target binds (`x`, each name of `a, (b, *c)`), each a
+    /// `Name` expression; subscripts and attributes are stores, not
+    /// bindings.
+    pub fn names_bound(&self, target: ExprId) -> smallvec::SmallVec<[ExprId; 4]> {
+        let mut out = smallvec::SmallVec::new();
+        let mut pending = vec![target];
+        while let Some(t) = pending.pop() {
+            match &self.exprs[t] {
+                Expr::Name(_) => out.push(t),
+                Expr::Tuple(ts) | Expr::List(ts) => pending.extend(ts.iter().rev().copied()),
+                Expr::Starred(inner) => pending.push(*inner),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Whether the test `e` is a true constant (`while True:`, `while 1:`):
+    /// a loop on it ends only by a `break`.
+    pub fn always_true(&self, e: ExprId) -> bool {
+        match self.exprs[e] {
+            Expr::Literal(Lit::Bool(b)) => b,
+            Expr::Literal(Lit::Int(i)) => i != 0,
+            Expr::Literal(Lit::Float(f)) => f != 0.0,
+            _ => false,
+        }
+    }
+
     /// The text of a name: its local's name, or the name it was written as.
     pub fn name_text<'b>(&'b self, n: &'b Name) -> &'b str {
         match n {

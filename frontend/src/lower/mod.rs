@@ -1901,12 +1901,7 @@ impl<'a, 'c> FnLower<'a, 'c> {
         let body = self.block("do");
         let exit = self.block("endwhile");
         // `while True`, `while 1`: a constant that is true.
-        let forever = match self.hir.exprs[test] {
-            hir::Expr::Literal(Lit::Bool(b)) => b,
-            hir::Expr::Literal(Lit::Int(i)) => i != 0,
-            hir::Expr::Literal(Lit::Float(f)) => f != 0.0,
-            _ => false,
-        };
+        let forever = self.hir.always_true(test);
         let done = if orelse.is_empty() || forever { exit } else { self.block("whileelse") };
         for name in self.unnarrowed_in(body_stmts) {
             self.present.remove(&name);

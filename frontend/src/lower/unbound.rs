@@ -34,19 +34,12 @@ impl FnLower<'_, '_> {
             return;
         }
         let hir = self.hir;
-        let mut pending = vec![t];
-        while let Some(t) = pending.pop() {
-            match &hir.exprs[t] {
-                hir::Expr::Name(n) => {
-                    if let Some(&flag) = self.bound_flags.get(self.name_text(n)) {
-                        let at = self.range(t);
-                        let yes = self.bool_const(true, &at);
-                        self.b.set(flag, yes);
-                    }
-                }
-                hir::Expr::Tuple(ts) | hir::Expr::List(ts) => pending.extend(ts.iter().copied()),
-                hir::Expr::Starred(inner) => pending.push(*inner),
-                _ => {}
+        for n in hir.names_bound(t) {
+            let hir::Expr::Name(name) = &hir.exprs[n] else { continue };
+            if let Some(&flag) = self.bound_flags.get(self.name_text(name)) {
+                let at = self.range(n);
+                let yes = self.bool_const(true, &at);
+                self.b.set(flag, yes);
             }
         }
     }

@@ -32,12 +32,7 @@ pub(crate) fn can_fall_off(body: &Body, stmts: &[StmtId]) -> bool {
                 pending.extend(arms.iter().map(|a| &*a.body));
             }
             Stmt::While { test, body: inner, .. } => {
-                let forever = match body.exprs[*test] {
-                    Expr::Literal(Lit::Bool(b)) => b,
-                    Expr::Literal(Lit::Int(i)) => i != 0,
-                    Expr::Literal(Lit::Float(f)) => f != 0.0,
-                    _ => false,
-                };
+                let forever = body.always_true(*test);
                 if !forever || breaks_out(body, inner) {
                     return true;
                 }

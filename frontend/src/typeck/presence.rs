@@ -370,12 +370,7 @@ impl Pass<'_> {
                 let breaks = self.breaks.pop().unwrap_or_default();
                 *known = at_head;
                 // `while True` ends only by a `break` (and may never end).
-                let forever = match body.exprs[*test] {
-                    Expr::Literal(Lit::Bool(b)) => b,
-                    Expr::Literal(Lit::Int(i)) => i != 0,
-                    Expr::Literal(Lit::Float(f)) => f != 0.0,
-                    _ => false,
-                };
+                let forever = body.always_true(*test);
                 let normal = match forever {
                     true => None,
                     false => self.block(orelse, known).then(|| known.clone()),

@@ -176,7 +176,7 @@ impl Pass<'_> {
             }
             Stmt::While { test, body: inner, orelse } => {
                 self.reads(*test, bound);
-                let forever = self.true_constant(*test);
+                let forever = body.always_true(*test);
                 let before = bound.clone();
                 self.breaks.push(Vec::new());
                 let mut run = before.clone();
@@ -194,7 +194,7 @@ impl Pass<'_> {
             }
             Stmt::For { target, iter, body: inner, orelse, .. } => {
                 self.reads(*iter, bound);
-                let parallel = self.is_parallel(*iter);
+                let parallel = (self.parallel_loop)(*iter);
                 let before = bound.clone();
                 self.breaks.push(Vec::new());
                 let mut run = before.clone();
@@ -215,11 +215,9 @@ impl Pass<'_> {
                 ends.push(rest);
                 *bound = meet(ends);
             }
-            Stmt::Refused { exprs, blocks, .. } => {
-                // Not lowered: its reads are the typecheck's errors.
-                let _ = (exprs, blocks);
-            }
-            Stmt::Pass | Stmt::NestedFunction { .. } | Stmt::Global | Stmt::Import => {}
+            // Not lowered: a refused statement's reads are the typecheck's
+            // errors.
+            Stmt::Refused { .. } | Stmt::Pass | Stmt::NestedFunction { .. } | Stmt::Global | Stmt::Import => {}
         }
     }
 
@@ -259,68 +257,39 @@ impl Pass<'_> {
         }
     }
 
-    /// Adds the names `t` binds.
+    /// Adds the locals `t` binds.
     fn bind(&self, t: ExprId, bound: &mut Bound) {
         let Some(bound) = bound else { return };
-        let mut pending = vec![t];
-        while let Some(t) = pending.pop() {
-            match &self.body.exprs[t] {
-                Expr::Name(Name::Local(id)) => bound.insert(*id),
-                Expr::Tuple(ts) | Expr::List(ts) => pending.extend(ts.iter().copied()),
-                Expr::Starred(inner) => pending.push(*inner),
-                _ => {}
+        for n in self.body.names_bound(t) {
+            if let Expr::Name(Name::Local(id)) = self.body.exprs[n] {
+                bound.insert(id);
             }
         }
-    }
-
-    /// `while True:`, `while 1:`.
-    fn true_constant(&self, e: ExprId) -> bool {
-        match &self.body.exprs[e] {
-            Expr::Literal(Lit::Bool(b)) => *b,
-            Expr::Literal(Lit::Int(n)) => *n != 0,
-            _ => false,
-        }
-    }
-
-    /// Whether `iter` is `prange(...)`, however it is imported.
-    fn is_parallel(&self, iter: ExprId) -> bool {
-        (self.parallel_loop)(iter)
     }
 
     /// The locals bound anywhere in the body of a `prange` loop (its
     /// target included).
     fn bound_in_parallel_loops(&self) -> Locals {
         let body = self.body;
-        let mut out = Locals::default();
+        let mut out = Some(Locals::default());
         let mut pending: Vec<(StmtId, bool)> = body.top.iter().map(|&s| (s, false)).collect();
         while let Some((s, inside)) = pending.pop() {
             let stmt = &body.stmts[s];
-            let inside = inside || matches!(stmt, Stmt::For { iter, .. } if self.is_parallel(*iter));
+            let inside = inside || matches!(stmt, Stmt::For { iter, .. } if (self.parallel_loop)(*iter));
             if inside {
-                let targets: Vec<ExprId> = match stmt {
-                    Stmt::Assign { targets, .. } => targets.to_vec(),
+                match stmt {
+                    Stmt::Assign { targets, .. } => targets.iter().for_each(|&t| self.bind(t, &mut out)),
                     Stmt::AnnAssign { target, .. } | Stmt::AugAssign { target, .. } | Stmt::For { target, .. } => {
-                        vec![*target]
+                        self.bind(*target, &mut out)
                     }
-                    _ => Vec::new(),
-                };
-                for t in targets {
-                    let mut names = vec![t];
-                    while let Some(t) = names.pop() {
-                        match &body.exprs[t] {
-                            Expr::Name(Name::Local(id)) => out.insert(*id),
-                            Expr::Tuple(ts) | Expr::List(ts) => names.extend(ts.iter().copied()),
-                            Expr::Starred(inner) => names.push(*inner),
-                            _ => {}
-                        }
-                    }
+                    _ => {}
                 }
             }
             for b in parts_of(stmt).1 {
                 pending.extend(b.iter().map(|&s| (s, inside)));
             }
         }
-        out
+        out.unwrap_or_default()
     }
 }
 
